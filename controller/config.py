@@ -1,0 +1,149 @@
+"""User configuration: one TOML file, every option also settable on the command line.
+
+The file is ``~/.config/draughts-board/config.toml`` unless ``--config`` names another. Unknown keys and
+wrong types are errors that name the key, so a typo never silently falls back to a default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
+
+
+class ConfigError(ValueError):
+    """A configuration file or option is invalid; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of a running board, with its default."""
+
+    variant: str = "international"
+    """Rules to play by (a variant id such as international, spanish, english, russian)."""
+    profile: str = "simulated"
+    """Board profile: a name from hardware/profiles (e.g. 8x8-gpio) or a path to a TOML profile."""
+    level: int = 3
+    """Built-in engine level, 1 (beginner) to 10 (strongest)."""
+    brightness: float = 0.5
+    """LED brightness, 0.0 to 1.0."""
+    port: int = 8080
+    """Port of the web control panel."""
+    listen: str = "127.0.0.1"
+    """Address the web panel binds to; anything but loopback requires the token for control actions."""
+    token: str = ""
+    """Token for control actions when listening beyond localhost (generated and printed when empty)."""
+    public_view: bool = False
+    """Let anyone watch without the token when listening beyond localhost."""
+    human_color: str = "white"
+    """Colour the person plays: white, black or both (two people on one board)."""
+    opponent: str = "engine"
+    """Who plays the other side: engine, person or an external engine command."""
+    settle_ms: int = 300
+    """Time the board must stay still before a move that could still be extended is committed."""
+    grace_ms: int = 3000
+    """Time the board may disagree with the game before the LEDs show what to fix."""
+    teaching: bool = False
+    """Teaching mode: show whole capture paths and explain refusals."""
+    takeback: bool = True
+    """Allow taking moves back by restoring an earlier position."""
+    engine_time: float = 2.0
+    """Seconds the engine may think per move at the top level."""
+    data_dir: str = "~/.local/share/draughts-board"
+    """Where the journal, finished games and ratings are kept."""
+
+    def __post_init__(self) -> None:
+        _check_range("level", self.level, 1, 10)
+        _check_range("brightness", self.brightness, 0.0, 1.0)
+        _check_range("port", self.port, 1, 65535)
+        _check_range("settle_ms", self.settle_ms, 0, 60_000)
+        _check_range("grace_ms", self.grace_ms, 0, 600_000)
+        if self.engine_time <= 0:
+            raise ConfigError(f"engine_time: must be positive, got {self.engine_time}")
+        if self.human_color not in ("white", "black", "both"):
+            raise ConfigError(f"human_color: expected white, black or both, got {self.human_color!r}")
+
+    @property
+    def data_path(self) -> Path:
+        return Path(os.path.expanduser(self.data_dir))
+
+    def replace(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **changes)
+
+
+def _check_range(key: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ConfigError(f"{key}: must be between {low} and {high}, got {value}")
+
+
+def _coerce(key: str, expected: type, value: Any, where: str) -> Any:
+    """Check a TOML value against the field's type (ints are accepted where floats are expected)."""
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, bool) and expected is not bool:
+        raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, got a boolean")
+    if not isinstance(value, expected):
+        raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, got {type(value).__name__} {value!r}")
+    return value
+
+
+_TYPES: dict[str, type] = {f.name: {"str": str, "int": int, "float": float, "bool": bool}[str(f.type)]
+                           for f in fields(Config)}
+
+
+def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
+    """Build a Config from a parsed TOML table, naming any unknown key or wrong type."""
+    values = {}
+    for key, value in data.items():
+        if key not in _TYPES:
+            known = ", ".join(sorted(_TYPES))
+            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {known})")
+        values[key] = _coerce(key, _TYPES[key], value, where)
+    try:
+        return Config(**values)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def load(path: Path | None = None) -> Config:
+    """Load the config file; a missing default file means all defaults, a missing named file is an error."""
+    explicit = path is not None
+    path = Path(os.path.expanduser(path or DEFAULT_PATH))
+    if not path.exists():
+        if explicit:
+            raise ConfigError(f"{path}: config file not found")
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return from_mapping(data, str(path))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--config`` and one ``--<key>`` option per setting (overriding the file)."""
+    parser.add_argument("--config", type=Path, help=f"config file (default {DEFAULT_PATH})")
+    group = parser.add_argument_group("settings (override the config file)")
+    for f in fields(Config):
+        flag = "--" + f.name.replace("_", "-")
+        kind = _TYPES[f.name]
+        if kind is bool:
+            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None)
+        else:
+            group.add_argument(flag, dest=f.name, type=kind, default=None, metavar=f.name.upper())
+
+
+def from_args(args: argparse.Namespace) -> Config:
+    """The config file named by ``--config`` (or the default) with command-line overrides applied."""
+    config = load(args.config)
+    overrides = {f.name: getattr(args, f.name) for f in fields(Config) if getattr(args, f.name, None) is not None}
+    try:
+        return config.replace(**overrides)
+    except ConfigError as exc:
+        raise ConfigError(f"command line: {exc}") from None

@@ -1,0 +1,67 @@
+"""The two abstract devices every backend implements: a sensor source and an LED output.
+
+Backends (simulated, GPIO, serial) implement both; the controller only ever sees these interfaces.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from types import TracebackType
+
+from .types import LedFrame, Occupancy, SquareChange
+
+SnapshotListener = Callable[[Occupancy], None]
+ChangeListener = Callable[[SquareChange], None]
+
+
+class SensorSource(abc.ABC):
+    """Delivers debounced occupancy snapshots and the raw change events behind them.
+
+    Listeners are called from the backend's own thread (or synchronously for the simulated board);
+    a listener must be quick and must not block (post into a queue).
+    """
+
+    rows: int
+    cols: int
+
+    @abc.abstractmethod
+    def start(self) -> None:
+        """Open the hardware and begin delivering snapshots."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Stop delivering and release the hardware. Safe to call twice."""
+
+    @abc.abstractmethod
+    def snapshot(self) -> Occupancy:
+        """The latest debounced occupancy."""
+
+    @abc.abstractmethod
+    def on_snapshot(self, listener: SnapshotListener) -> None:
+        """Call ``listener`` with every new snapshot (after each debounced change or resync)."""
+
+    @abc.abstractmethod
+    def on_change(self, listener: ChangeListener) -> None:
+        """Call ``listener`` with every debounced change of one square."""
+
+    def __enter__(self) -> SensorSource:
+        self.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+class LedOutput(abc.ABC):
+    """Shows whole LED frames. Showing the same frame twice changes nothing."""
+
+    @abc.abstractmethod
+    def show(self, frame: LedFrame) -> None:
+        """Display ``frame`` (blinking is done by the backend)."""
+
+    @property
+    @abc.abstractmethod
+    def frame(self) -> LedFrame:
+        """The frame last shown."""

@@ -1,0 +1,106 @@
+"""Values that cross the bridge: physical squares, occupancy snapshots, change events and LED frames.
+
+A square is ``(row, column)`` seen from White's side, row 0 nearest White, column 0 on White's left.
+The bridge never knows which piece stands where: only which squares are occupied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    """A debounced snapshot: every occupied square, with a sequence number and a monotonic time."""
+
+    squares: frozenset[Square]
+    seq: int
+    time: float
+
+
+@dataclass(frozen=True)
+class SquareChange:
+    """One debounced change of one square (raw event stream, used to know which piece is handled)."""
+
+    square: Square
+    occupied: bool
+    seq: int
+    time: float
+
+
+class Pattern(Enum):
+    """How a lit LED behaves."""
+
+    OFF = 0
+    ON = 1
+    SLOW_BLINK = 2  # 1 Hz
+    FAST_BLINK = 3  # 4 Hz
+
+
+@dataclass(frozen=True)
+class Colour:
+    """An RGB colour, each channel 0-255."""
+
+    r: int
+    g: int
+    b: int
+
+    def __post_init__(self) -> None:
+        for channel in (self.r, self.g, self.b):
+            if not 0 <= channel <= 255:
+                raise ValueError(f"colour channel out of range 0-255: {channel}")
+
+
+BLACK = Colour(0, 0, 0)
+WHITE = Colour(255, 255, 255)
+RED = Colour(255, 0, 0)
+GREEN = Colour(0, 255, 0)
+BLUE = Colour(0, 0, 255)
+YELLOW = Colour(255, 200, 0)
+ORANGE = Colour(255, 100, 0)
+PURPLE = Colour(160, 0, 255)
+CYAN = Colour(0, 200, 255)
+
+
+@dataclass(frozen=True)
+class Light:
+    """What one square's LED shows."""
+
+    colour: Colour = BLACK
+    pattern: Pattern = Pattern.OFF
+
+
+DARK = Light()
+
+
+@dataclass(frozen=True)
+class LedFrame:
+    """The whole board's LEDs at once: squares not listed are dark. Whole frames, never deltas."""
+
+    rows: int
+    cols: int
+    lights: tuple[tuple[Square, Light], ...] = field(default=())
+
+    @classmethod
+    def of(cls, rows: int, cols: int, lights: dict[Square, Light] | None = None) -> LedFrame:
+        """Build a frame from a mapping; squares in any order, dark ones dropped, checked against the size."""
+        items = []
+        for (row, col), light in sorted((lights or {}).items()):
+            if not (0 <= row < rows and 0 <= col < cols):
+                raise ValueError(f"square {(row, col)} is outside a {rows}x{cols} board")
+            if light.pattern is not Pattern.OFF:
+                items.append(((row, col), light))
+        return cls(rows, cols, tuple(items))
+
+    def light(self, square: Square) -> Light:
+        """What the given square shows (dark when not listed)."""
+        for sq, light in self.lights:
+            if sq == square:
+                return light
+        return DARK
+
+    def as_dict(self) -> dict[Square, Light]:
+        return dict(self.lights)

@@ -1,0 +1,60 @@
+"""The configuration file: the shipped example loads, and mistakes name the key."""
+
+from pathlib import Path
+
+import pytest
+
+from controller import cli, config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_example_config_loads_with_its_values(tmp_path: Path) -> None:
+    loaded = config.load(ROOT / "config.example.toml")
+    assert loaded.variant == "international"
+    assert loaded.level == 3
+    assert loaded.brightness == 0.5
+    assert loaded.port == 8080
+
+
+def test_unknown_key_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('variant = "spanish"\nlevle = 4\n')
+    with pytest.raises(config.ConfigError, match=r"unknown key 'levle'") as info:
+        config.load(path)
+    assert str(path) in str(info.value)
+
+
+def test_wrong_type_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('port = "eighty"\n')
+    with pytest.raises(config.ConfigError, match=r"key 'port' expects int, got str"):
+        config.load(path)
+
+
+def test_out_of_range_value_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("level = 11\n")
+    with pytest.raises(config.ConfigError, match=r"level: must be between 1 and 10"):
+        config.load(path)
+
+
+def test_missing_named_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(config.ConfigError, match="not found"):
+        config.load(tmp_path / "nope.toml")
+
+
+def test_command_line_overrides_file(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('variant = "spanish"\nlevel = 2\nteaching = true\n')
+    args = cli.build_parser().parse_args(["play", "--config", str(path), "--level", "7", "--no-teaching"])
+    loaded = config.from_args(args)
+    assert (loaded.variant, loaded.level, loaded.teaching) == ("spanish", 7, False)
+
+
+def test_bad_command_line_value_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "absent.toml"
+    code = cli.main(["play", "--config", str(missing)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(err) == 1 and "absent.toml" in err[0]
