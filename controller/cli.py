@@ -12,6 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 # Each module defines `register(subparsers)`; listed here in the order `dboard --help` shows them.
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.play_cli",
+    "firmware_bridge.cli",
 )
 
 
@@ -46,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
 def configure_logging(verbose: bool, quiet: bool) -> None:
     """Route the standard `logging` module to stderr at the chosen level."""
     level = logging.DEBUG if verbose else logging.ERROR if quiet else logging.INFO
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(level=level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,8 +3,10 @@
 Knows nothing of the rules. The controller sees only ``SensorSource`` and ``LedOutput``.
 """
 
+from .board import open_board
 from .clock import ManualClock, MonotonicClock
 from .interfaces import LedOutput, SensorSource
+from .profile import Profile, ProfileError, load_profile
 from .simulated import SimulatedBoard
 from .types import Colour, LedFrame, Light, Occupancy, Pattern, Square, SquareChange
 
@@ -17,8 +19,12 @@ __all__ = [
     "MonotonicClock",
     "Occupancy",
     "Pattern",
+    "Profile",
+    "ProfileError",
     "SensorSource",
     "SimulatedBoard",
     "Square",
     "SquareChange",
+    "load_profile",
+    "open_board",
 ]

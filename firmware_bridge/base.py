@@ -1,0 +1,136 @@
+"""Shared plumbing for backends: listener lists, snapshot bookkeeping and square checks."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+
+from .interfaces import ChangeListener, SnapshotListener
+from .types import LedFrame, Occupancy, Square, SquareChange
+
+log = logging.getLogger(__name__)
+
+
+class SquareError(ValueError):
+    """A square outside the board (names the square and the board size)."""
+
+
+class FrameSizeError(ValueError):
+    """An LED frame whose size differs from the board's."""
+
+
+def check_square(square: Square, rows: int, cols: int) -> Square:
+    """Return ``square`` as a (row, col) tuple, or raise SquareError naming it and the board size."""
+    try:
+        row, col = square
+    except (TypeError, ValueError):
+        raise SquareError(f"a square is (row, col), got {square!r}") from None
+    if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < rows and 0 <= col < cols):
+        raise SquareError(f"square {square!r} is outside a {rows}x{cols} board")
+    return (row, col)
+
+
+def check_frame(frame: LedFrame, rows: int, cols: int) -> LedFrame:
+    """Raise FrameSizeError unless ``frame`` is for a rows x cols board."""
+    if (frame.rows, frame.cols) != (rows, cols):
+        raise FrameSizeError(f"LED frame is {frame.rows}x{frame.cols}, the board is {rows}x{cols}")
+    return frame
+
+
+class Listeners:
+    """The snapshot and change listeners of one sensor source; a failing listener is logged, not fatal."""
+
+    def __init__(self) -> None:
+        self._snapshot: list[SnapshotListener] = []
+        self._change: list[ChangeListener] = []
+        self._lock = threading.Lock()
+
+    def add_snapshot(self, listener: SnapshotListener) -> None:
+        with self._lock:
+            self._snapshot.append(listener)
+
+    def add_change(self, listener: ChangeListener) -> None:
+        with self._lock:
+            self._change.append(listener)
+
+    def snapshot(self, occupancy: Occupancy) -> None:
+        for listener in list(self._snapshot):
+            try:
+                listener(occupancy)
+            except Exception:
+                log.exception("snapshot listener %r failed", listener)
+
+    def change(self, change: SquareChange) -> None:
+        for listener in list(self._change):
+            try:
+                listener(change)
+            except Exception:
+                log.exception("change listener %r failed", listener)
+
+
+class OccupancyTracker:
+    """Keeps the debounced occupancy and its sequence number; turns changes into events and snapshots."""
+
+    def __init__(self, rows: int, cols: int, listeners: Listeners, time: float = 0.0) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.listeners = listeners
+        self._squares: set[Square] = set()
+        self._seq = 0
+        self._snapshot = Occupancy(frozenset(), 0, time)
+        self.lock = threading.RLock()
+
+    @property
+    def squares(self) -> frozenset[Square]:
+        return frozenset(self._squares)
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def snapshot(self) -> Occupancy:
+        return self._snapshot
+
+    def apply(self, square: Square, occupied: bool, time: float, publish: bool = True) -> SquareChange | None:
+        """Record one debounced change (ignored if it changes nothing); emit it and, if asked, a snapshot."""
+        with self.lock:
+            if (square in self._squares) == occupied:
+                return None
+            if occupied:
+                self._squares.add(square)
+            else:
+                self._squares.discard(square)
+            self._seq += 1
+            change = SquareChange(square, occupied, self._seq, time)
+            self._snapshot = Occupancy(frozenset(self._squares), self._seq, time)
+            snap = self._snapshot
+        self.listeners.change(change)
+        if publish:
+            self.listeners.snapshot(snap)
+        return change
+
+    def resync(self, squares: Iterable[Square], time: float) -> list[SquareChange]:
+        """Move to ``squares`` emitting one change per differing square, then a single snapshot."""
+        target = frozenset(squares)
+        with self.lock:
+            gone = sorted(self._squares - target)
+            new = sorted(target - self._squares)
+        changes = [c for sq in gone if (c := self.apply(sq, False, time, publish=False))]
+        changes += [c for sq in new if (c := self.apply(sq, True, time, publish=False))]
+        with self.lock:
+            self._snapshot = Occupancy(frozenset(self._squares), self._seq, time)
+            snap = self._snapshot
+        self.listeners.snapshot(snap)
+        return changes
+
+    def publish_at(self, time: float) -> None:
+        """Stamp the current state with ``time`` and send it as a snapshot."""
+        with self.lock:
+            self._snapshot = Occupancy(frozenset(self._squares), self._seq, time)
+            snap = self._snapshot
+        self.listeners.snapshot(snap)
+
+    def publish(self) -> None:
+        """Send the current snapshot again (on start, so a new listener learns the state)."""
+        self.listeners.snapshot(self._snapshot)

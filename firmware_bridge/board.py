@@ -1,0 +1,126 @@
+"""Opening a board from a profile: pick the backend, wire in orientation and sensor mask.
+
+``open_board("8x8")`` returns one object that is both the SensorSource and the LedOutput; use it as a
+context manager (``with open_board(p) as board:``) so the hardware is released.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from .base import Listeners, OccupancyTracker, check_frame
+from .gpio_backend import GpioBoard
+from .interfaces import ChangeListener, LedOutput, SensorSource, SnapshotListener
+from .orientation import Orientation
+from .profile import Profile, load_profile
+from .serial_backend import SerialBoard
+from .simulated import SimulatedBoard
+from .types import LedFrame, Occupancy, Square, SquareChange
+
+log = logging.getLogger(__name__)
+
+
+class MappedBoard(SensorSource, LedOutput):
+    """Presents a backend in logical squares (White's view) and hides squares that carry no sensor."""
+
+    def __init__(self, inner: Any, orientation: Orientation, sensor_squares: frozenset[Square]) -> None:
+        self.inner = inner
+        self.orientation = orientation
+        self.sensor_squares = sensor_squares
+        self.rows, self.cols = inner.rows, inner.cols
+        self._listeners = Listeners()
+        self._tracker = OccupancyTracker(self.rows, self.cols, self._listeners)
+        self._inner_seq = -1
+        inner.on_change(self._on_change)
+        inner.on_snapshot(self._on_snapshot)
+        self._on_snapshot(inner.snapshot(), publish=False)
+
+    def _logical(self, squares: frozenset[Square]) -> frozenset[Square]:
+        mapped = (self.orientation.to_logical(sq) for sq in squares)
+        return frozenset(sq for sq in mapped if sq in self.sensor_squares)
+
+    def _on_change(self, change: SquareChange) -> None:
+        pass          # changes are derived from snapshots so a masked or mapped square is handled once
+
+    def _on_snapshot(self, snap: Occupancy, publish: bool = True) -> None:
+        target = self._logical(snap.squares)
+        current = self._tracker.squares
+        for sq in sorted(current - target):
+            self._tracker.apply(sq, False, snap.time, publish=False)
+        for sq in sorted(target - current):
+            self._tracker.apply(sq, True, snap.time, publish=False)
+        republish = snap.seq == self._inner_seq        # the backend re-sent its state (start, resync)
+        self._inner_seq = snap.seq
+        if publish and (target != current or republish):
+            self._tracker.publish_at(snap.time)
+
+    def start(self) -> None:
+        self.inner.start()
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def snapshot(self) -> Occupancy:
+        return self._tracker.snapshot()
+
+    def on_snapshot(self, listener: SnapshotListener) -> None:
+        self._listeners.add_snapshot(listener)
+
+    def on_change(self, listener: ChangeListener) -> None:
+        self._listeners.add_change(listener)
+
+    def show(self, frame: LedFrame) -> None:
+        check_frame(frame, self.rows, self.cols)
+        to_wiring = self.orientation.to_wiring
+        self.inner.show(LedFrame(self.rows, self.cols,
+                                 tuple(sorted((to_wiring(sq), light) for sq, light in frame.lights))))
+        self._frame = frame
+
+    _frame: LedFrame | None = None
+
+    @property
+    def frame(self) -> LedFrame:
+        return self._frame or LedFrame(self.rows, self.cols)
+
+    def __repr__(self) -> str:
+        return f"MappedBoard({self.inner!r}, {self.orientation!r}, sensors={len(self.sensor_squares)})"
+
+
+def build_backend(profile: Profile, **overrides: Any) -> Any:
+    """The raw backend for ``profile`` (wiring coordinates); ``overrides`` reach its constructor
+    (e.g. ``gpio=``/``spi=`` stand-ins, ``clock=``)."""
+    if profile.backend == "simulated":
+        kw: dict[str, Any] = {"debounce": profile.simulated.debounce}
+        kw.update(overrides)
+        return SimulatedBoard(profile.rows, profile.cols, **kw)
+    if profile.backend == "gpio":
+        s, le = profile.sensors, profile.leds
+        kw = dict(rate=s.scan_hz, debounce_scans=s.debounce_scans, diodes=s.diodes, idle_rows=s.idle_rows,
+                  polarity=s.polarity, chain=le.chain, brightness=le.brightness, spi_bus=le.spi_bus,
+                  spi_device=le.spi_device, stuck_changes=s.stuck_changes)
+        if not le.enabled:
+            kw["spi"] = False
+        kw.update(overrides)
+        return GpioBoard(profile.rows, profile.cols, profile.gpio.row_pins, profile.gpio.col_pins, **kw)
+    se = profile.serial
+    kw = dict(baud=se.baud, brightness=profile.leds.brightness, heartbeat=se.heartbeat, silence=se.silence,
+              retry=se.retry)
+    kw.update(overrides)
+    port = kw.pop("port", se.port)
+    return SerialBoard(port, rows=profile.rows, cols=profile.cols, **kw)
+
+
+def open_board(profile: Profile | str | Path, **overrides: Any) -> Any:
+    """The board described by ``profile`` (a Profile, a name such as ``"8x8-gpio"`` or a path), ready for
+    ``start()``. Returns the backend itself when no mapping is needed, else a MappedBoard around it."""
+    if not isinstance(profile, Profile):
+        profile = load_profile(profile)
+    backend = build_backend(profile, **overrides)
+    orientation = Orientation(profile.rows, profile.cols, profile.white_side)
+    sensors = profile.sensor_squares()
+    if orientation.identity and len(sensors) == profile.rows * profile.cols:
+        return backend
+    log.debug("board %s: mapping %s, %d sensor squares", profile.name, orientation, len(sensors))
+    return MappedBoard(backend, orientation, sensors)

@@ -1,0 +1,238 @@
+"""Matrix scanning logic for the GPIO backend: drive one row low at a time, read the pulled-up columns;
+then debounce (N equal readings), spot ghost readings (diodes absent) and stuck or chattering switches."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .types import Square
+
+log = logging.getLogger(__name__)
+
+IDLE_MODES = ("input", "high")
+
+
+class MatrixScanner:
+    """One full scan = for each row: drive it low, read every column (pull-ups on), release it.
+
+    ``gpio`` is the ``RPi.GPIO`` module (or any object with its API, such as ``gpio_model.GPIOModel``).
+    ``idle``: "input" leaves idle rows high-impedance (needed without diodes), "high" drives them high.
+    """
+
+    def __init__(self, gpio: Any, row_pins: Sequence[int], col_pins: Sequence[int], *,
+                 idle: str = "input") -> None:
+        if idle not in IDLE_MODES:
+            raise ValueError(f"idle row mode must be one of {IDLE_MODES}, got {idle!r}")
+        if set(row_pins) & set(col_pins):
+            raise ValueError(f"pins {sorted(set(row_pins) & set(col_pins))} are both row and column pins")
+        self.gpio = gpio
+        self.row_pins = tuple(row_pins)
+        self.col_pins = tuple(col_pins)
+        self.idle = idle
+        self.ready = False
+
+    def setup(self) -> None:
+        g = self.gpio
+        g.setwarnings(False)
+        g.setmode(g.BCM)
+        for pin in self.col_pins:
+            g.setup(pin, g.IN, pull_up_down=g.PUD_UP)
+        for pin in self.row_pins:
+            if self.idle == "input":
+                g.setup(pin, g.IN, pull_up_down=g.PUD_OFF)
+            else:
+                g.setup(pin, g.OUT, initial=g.HIGH)
+        self.ready = True
+
+    def scan(self) -> list[int]:
+        """Raw readings: per row a bitmask of the columns that read low (contact closed)."""
+        g = self.gpio
+        setup, output, read = g.setup, g.output, g.input
+        out_mode, in_mode, low, high, pud_off = g.OUT, g.IN, g.LOW, g.HIGH, g.PUD_OFF
+        cols = self.col_pins
+        masks = []
+        for pin in self.row_pins:
+            if self.idle == "input":
+                setup(pin, out_mode, initial=low)
+            else:
+                output(pin, low)
+            mask = 0
+            bit = 1
+            for cpin in cols:
+                if not read(cpin):
+                    mask |= bit
+                bit <<= 1
+            if self.idle == "input":
+                setup(pin, in_mode, pull_up_down=pud_off)
+            else:
+                output(pin, high)
+            masks.append(mask)
+        return masks
+
+    def cleanup(self) -> None:
+        if self.ready:
+            self.gpio.cleanup(list(self.row_pins) + list(self.col_pins))
+            self.ready = False
+
+    def __repr__(self) -> str:
+        return f"MatrixScanner(rows={self.row_pins}, cols={self.col_pins}, idle={self.idle!r})"
+
+
+def naive_scan(gpio: Any, row_pins: Sequence[int], col_pins: Sequence[int]) -> list[int]:
+    """The peer for bench/scan.py: set up, drive and release a row separately for every single switch."""
+    masks = []
+    for pin in row_pins:
+        mask = 0
+        for c, cpin in enumerate(col_pins):
+            gpio.setup(cpin, gpio.IN, pull_up_down=gpio.PUD_UP)
+            gpio.setup(pin, gpio.OUT, initial=gpio.LOW)
+            if gpio.input(cpin) == gpio.LOW:
+                mask |= 1 << c
+            gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_OFF)
+        masks.append(mask)
+    return masks
+
+
+def ambiguous(masks: Sequence[int], cols: int) -> set[Square]:
+    """Closed readings that a sneak path through other closed readings could also explain (diodes absent):
+    row r and column c stay connected without the (r, c) contact; the smallest case is a rectangle."""
+    rows = len(masks)
+    closed = [(r, c) for r in range(rows) for c in range(cols) if masks[r] >> c & 1]
+    if len(closed) < 3:
+        return set()
+    out: set[Square] = set()
+    for r, c in closed:
+        # BFS from row r to column c over closed contacts other than (r, c)
+        seen_rows = {r}
+        seen_cols: set[int] = set()
+        frontier_rows = [r]
+        found = False
+        while frontier_rows and not found:
+            new_cols = []
+            for fr in frontier_rows:
+                m = masks[fr]
+                for cc in range(cols):
+                    if m >> cc & 1 and (fr, cc) != (r, c) and cc not in seen_cols:
+                        seen_cols.add(cc)
+                        new_cols.append(cc)
+            if c in seen_cols:
+                found = True
+                break
+            frontier_rows = []
+            for cc in new_cols:
+                for rr in range(rows):
+                    if rr not in seen_rows and masks[rr] >> cc & 1:
+                        seen_rows.add(rr)
+                        frontier_rows.append(rr)
+        if found:
+            out.add((r, c))
+    return out
+
+
+@dataclass
+class Diagnostics:
+    """Counters of one scanner (mutable; read by `dboard doctor`)."""
+
+    scans: int = 0
+    changes: int = 0
+    bounces: int = 0
+    ghosts: int = 0
+    stuck: int = 0
+    chatter: int = 0
+    bounce_by_square: dict[Square, int] = field(default_factory=dict)
+    ghost_squares: set[Square] = field(default_factory=set)
+    stuck_squares: set[Square] = field(default_factory=set)
+
+
+class Debouncer:
+    """Accepts a square's new state after ``n`` equal consecutive readings; tracks bounces, ghosts and stuck
+    switches. Pure logic: feed it raw masks, get back the accepted changes."""
+
+    def __init__(self, rows: int, cols: int, *, n: int = 3, diodes: bool = True, stuck_changes: int = 400,
+                 chatter_scans: int = 200) -> None:
+        if n < 1:
+            raise ValueError(f"debounce needs at least 1 equal reading, got {n}")
+        self.rows, self.cols, self.n = rows, cols, n
+        self.diodes = diodes
+        self.stuck_changes = stuck_changes
+        self.chatter_scans = chatter_scans
+        self.stable = [0] * rows
+        self._count: dict[Square, int] = {}
+        self._unsettled: dict[Square, int] = {}
+        self._closed_since: dict[Square, int] = {}    # square -> diag.changes when it last closed
+        self.diag = Diagnostics()
+
+    def feed(self, masks: Sequence[int]) -> list[tuple[Square, bool]]:
+        """One scan's raw masks (bit set = closed) -> the squares whose debounced state changed."""
+        d = self.diag
+        d.scans += 1
+        if not self.diodes:
+            masks = self._hold_ghosts(masks)
+        changes: list[tuple[Square, bool]] = []
+        count = self._count
+        for r in range(self.rows):
+            diff = masks[r] ^ self.stable[r]
+            if not diff and not count:
+                continue
+            for c in range(self.cols):
+                sq = (r, c)
+                if diff >> c & 1:
+                    k = count.get(sq, 0) + 1
+                    if k >= self.n:
+                        count.pop(sq, None)
+                        self._unsettled.pop(sq, None)
+                        self.stable[r] ^= 1 << c
+                        closed = bool(self.stable[r] >> c & 1)
+                        changes.append((sq, closed))
+                    else:
+                        count[sq] = k
+                        u = self._unsettled.get(sq, 0) + 1
+                        self._unsettled[sq] = u
+                        if u == self.chatter_scans:
+                            d.chatter += 1
+                            log.warning("square %r chatters for %d scans without settling (loose reed or "
+                                        "magnet at the edge?)", sq, u)
+                elif sq in count:
+                    del count[sq]                 # went back before n equal readings: a bounce
+                    d.bounces += 1
+                    d.bounce_by_square[sq] = d.bounce_by_square.get(sq, 0) + 1
+        if changes:
+            self._track_stuck(changes)
+        return changes
+
+    def _hold_ghosts(self, masks: Sequence[int]) -> list[int]:
+        """Without diodes, newly closed readings a sneak path could explain are held at their stable state."""
+        masks = list(masks)
+        suspects = [sq for sq in ambiguous(masks, self.cols) if not self.stable[sq[0]] >> sq[1] & 1]
+        for r, c in suspects:
+            masks[r] &= ~(1 << c)
+            if (r, c) not in self.diag.ghost_squares:
+                log.warning("square %r reads closed only through a sneak path (possible ghost; fit diodes)",
+                            (r, c))
+                self.diag.ghost_squares.add((r, c))
+        if suspects:
+            self.diag.ghosts += 1
+        return masks
+
+    def _track_stuck(self, changes: list[tuple[Square, bool]]) -> None:
+        d = self.diag
+        for sq, closed in changes:
+            d.changes += 1
+            if closed:
+                self._closed_since[sq] = d.changes
+            else:
+                self._closed_since.pop(sq, None)
+                d.stuck_squares.discard(sq)
+        for sq, since in self._closed_since.items():
+            if d.changes - since >= self.stuck_changes and sq not in d.stuck_squares:
+                d.stuck_squares.add(sq)
+                d.stuck += 1
+                log.warning("square %r has stayed closed through %d changes elsewhere: stuck reed?", sq,
+                            d.changes - since)
+
+    def closed(self) -> frozenset[Square]:
+        return frozenset((r, c) for r in range(self.rows) for c in range(self.cols)
+                         if self.stable[r] >> c & 1)

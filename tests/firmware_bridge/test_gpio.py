@@ -1,0 +1,190 @@
+"""The GPIO backend through the shipped RPi.GPIO stand-in wired to an electrical model of the matrix."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from firmware_bridge.gpio_backend import GpioBoard
+from firmware_bridge.gpio_model import GPIOModel, GPIOModelError, SwitchMatrix
+from firmware_bridge.scanner import MatrixScanner, ambiguous, naive_scan
+from firmware_bridge.types import RED, WHITE, LedFrame, Light, Pattern, SquareChange
+from firmware_bridge.ws2812 import SPI_HZ, SpiModel, chain_order
+
+ROWS8 = [5, 6, 12, 13, 16, 19, 20, 21]
+COLS8 = [4, 17, 18, 22, 23, 24, 25, 27]
+
+
+def rig(diodes: bool = True, bounce: int = 0, n: int = 3,
+        **kw: object) -> tuple[GpioBoard, SwitchMatrix, SpiModel]:
+    matrix = SwitchMatrix(8, 8, diodes=diodes, bounce_samples=bounce)
+    gpio = GPIOModel(matrix, ROWS8, COLS8)
+    spi = SpiModel(64)
+    spi.open(0, 0)
+    board = GpioBoard(8, 8, ROWS8, COLS8, gpio=gpio, spi=spi, debounce_scans=n, diodes=diodes, **kw)  # type: ignore[arg-type]
+    board.open()
+    return board, matrix, spi
+
+
+def scans(board: GpioBoard, count: int) -> list[SquareChange]:
+    out: list[SquareChange] = []
+    for _ in range(count):
+        out += board.scan_once()
+    return out
+
+
+def test_stand_in_enforces_the_gpio_api() -> None:
+    gpio = GPIOModel(SwitchMatrix(2, 2), [1, 2], [3, 4])
+    with pytest.raises(GPIOModelError, match="setmode"):
+        gpio.setup(1, gpio.OUT)
+    gpio.setmode(gpio.BCM)
+    with pytest.raises(GPIOModelError, match="setup"):
+        gpio.input(3)
+    gpio.setup(1, gpio.IN)
+    with pytest.raises(GPIOModelError, match="OUTPUT"):
+        gpio.output(1, gpio.LOW)
+
+
+def test_column_level_follows_the_driven_row() -> None:
+    matrix = SwitchMatrix(2, 2)
+    gpio = GPIOModel(matrix, [1, 2], [3, 4])
+    scanner = MatrixScanner(gpio, [1, 2], [3, 4])
+    scanner.setup()
+    matrix.place((1, 0))
+    assert scanner.scan() == [0b00, 0b01]
+    gpio.setup(2, gpio.OUT, initial=gpio.HIGH)   # a row driven high pulls nothing down
+    assert gpio.input(3) == gpio.HIGH
+    gpio.setup(2, gpio.OUT, initial=gpio.LOW)
+    assert gpio.input(3) == gpio.LOW and gpio.input(4) == gpio.HIGH
+
+
+def test_missing_pull_up_reads_noise() -> None:
+    gpio = GPIOModel(SwitchMatrix(2, 2), [1, 2], [3, 4], seed=5)
+    gpio.setmode(gpio.BCM)
+    gpio.setup(3, gpio.IN)               # forgot pull_up_down=PUD_UP
+    values = {gpio.input(3) for _ in range(50)}
+    assert values == {0, 1} and gpio.floating_reads == 50
+
+
+def test_place_and_lift_after_n_equal_scans() -> None:
+    board, matrix, _ = rig(n=3)
+    seen: list[SquareChange] = []
+    board.on_change(seen.append)
+    matrix.place((2, 5))
+    assert scans(board, 2) == []
+    assert [(c.square, c.occupied) for c in scans(board, 1)] == [((2, 5), True)]
+    matrix.lift((2, 5))
+    assert [(c.square, c.occupied) for c in scans(board, 5)] == [((2, 5), False)]
+    assert board.snapshot().squares == frozenset() and board.snapshot().seq == 2 and len(seen) == 2
+
+
+def test_contact_bounce_is_filtered_and_counted() -> None:
+    board, matrix, _ = rig(bounce=5, n=3)
+    matrix.place((0, 0))
+    changes = scans(board, 12)
+    assert [(c.square, c.occupied) for c in changes] == [((0, 0), True)]
+    assert board.diagnostics.bounces >= 2
+    assert board.diagnostics.bounce_by_square[(0, 0)] == board.diagnostics.bounces
+
+
+def test_full_board_with_diodes_reads_exactly() -> None:
+    board, matrix, _ = rig(diodes=True)
+    everything = {(r, c) for r in range(8) for c in range(8) if (r + c) % 3}
+    matrix.set_occupancy(everything)
+    scans(board, 3)
+    assert board.snapshot().squares == everything
+    assert board.diagnostics.ghosts == 0
+
+
+def test_without_diodes_a_sneak_path_makes_a_ghost() -> None:
+    matrix = SwitchMatrix(8, 8, diodes=False)
+    scanner = MatrixScanner(GPIOModel(matrix, ROWS8, COLS8), ROWS8, COLS8)
+    scanner.setup()
+    for sq in [(1, 1), (1, 4), (5, 1)]:
+        matrix.place(sq)
+    masks = scanner.scan()
+    assert masks[5] >> 4 & 1, "the fourth corner (5, 4) must read closed through the sneak path"
+    assert ambiguous(masks, 8) == {(1, 1), (1, 4), (5, 1), (5, 4)}
+
+
+def test_ghost_detection_holds_the_suspect_squares() -> None:
+    trusting, m1, _ = rig(diodes=False)
+    trusting.debouncer.diodes = True            # misconfigured: believes diodes are fitted
+    careful, m2, _ = rig(diodes=False)
+    for board, matrix in ((trusting, m1), (careful, m2)):
+        for sq in [(1, 1), (1, 4)]:
+            matrix.place(sq)
+            scans(board, 3)
+        matrix.place((5, 1))
+        scans(board, 3)
+    assert trusting.snapshot().squares == {(1, 1), (1, 4), (5, 1), (5, 4)}      # ghost reported
+    assert (5, 4) not in careful.snapshot().squares                             # ghost held back
+    assert careful.diagnostics.ghosts > 0 and (5, 4) in careful.diagnostics.ghost_squares
+    m2.lift((1, 4))                                  # rectangle broken: (5, 1) is unambiguous again
+    scans(careful, 4)
+    assert careful.snapshot().squares == {(1, 1), (5, 1)}
+
+
+def test_stuck_switch_warns(caplog: pytest.LogCaptureFixture) -> None:
+    board, matrix, _ = rig(stuck_changes=10)
+    matrix.stick((7, 7))
+    scans(board, 3)
+    with caplog.at_level(logging.WARNING, logger="firmware_bridge.scanner"):
+        for i in range(6):
+            matrix.place((0, i))
+            scans(board, 3)
+            matrix.lift((0, i))
+            scans(board, 3)
+    assert board.diagnostics.stuck == 1 and board.diagnostics.stuck_squares == {(7, 7)}
+    assert "(7, 7)" in caplog.text and "stuck" in caplog.text
+    matrix.place((7, 7))                             # a magnet changes nothing on a welded reed
+    matrix.lift((7, 7))
+    scans(board, 3)
+    assert (7, 7) in board.snapshot().squares
+
+
+def test_inverted_polarity() -> None:
+    board, matrix, _ = rig(polarity="open-occupied")
+    matrix.set_occupancy({(r, c) for r in range(8) for c in range(8)} - {(3, 3)})
+    scans(board, 3)
+    assert board.snapshot().squares == {(3, 3)}
+
+
+def test_leds_serpentine_and_blinking() -> None:
+    board, _, spi = rig(brightness=255)
+    assert spi.max_speed_hz == SPI_HZ
+    frame = LedFrame.of(8, 8, {(0, 0): Light(RED, Pattern.ON), (1, 0): Light(WHITE, Pattern.FAST_BLINK)})
+    board.show(frame)
+    chain = chain_order(8, 8, "serpentine")
+    assert board.refresh_leds(0.0)
+    assert spi.colours[0] == (255, 0, 0)
+    assert chain[15] == (1, 0) and spi.colours[15] == (255, 255, 255)
+    assert not board.refresh_leds(0.05)               # nothing changed: no SPI transfer
+    assert board.refresh_leds(0.2)                    # fast blink off phase
+    assert spi.colours[15] == (0, 0, 0) and spi.colours[0] == (255, 0, 0)
+    board.close()
+    assert spi.colours[0] == (0, 0, 0) and spi.opened is None
+
+
+def test_scan_thread_runs_on_its_own() -> None:
+    board, matrix, _ = rig(rate=500)
+    got: list[SquareChange] = []
+    board.on_change(got.append)
+    with board:
+        matrix.place((4, 4))
+        deadline = time.monotonic() + 5
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.005)
+    assert [(c.square, c.occupied) for c in got] == [((4, 4), True)]
+    assert board.diagnostics.scans >= 3
+
+
+def test_naive_peer_agrees_with_the_scanner() -> None:
+    matrix = SwitchMatrix(8, 8)
+    gpio = GPIOModel(matrix, ROWS8, COLS8)
+    scanner = MatrixScanner(gpio, ROWS8, COLS8)
+    scanner.setup()
+    matrix.set_occupancy({(0, 0), (3, 5), (7, 7), (7, 0)})
+    assert naive_scan(gpio, ROWS8, COLS8) == scanner.scan()
