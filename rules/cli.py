@@ -1,0 +1,68 @@
+"""`dboard perft` and `dboard moves`: command-line access to the rules core."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rules.board import Board
+from rules.errors import RulesError
+from rules.perft import divide, perft
+from rules.variants import VARIANT_IDS
+
+
+def _board(args: argparse.Namespace) -> Board:
+    try:
+        return Board(args.variant, args.fen)
+    except RulesError as exc:
+        raise SystemExit(f"error: {exc}") from None
+
+
+def _perft(args: argparse.Namespace) -> int:
+    board = _board(args)
+    if args.depth < 1:
+        raise SystemExit(f"error: depth must be at least 1, not {args.depth}")
+    if args.divide:
+        start = time.perf_counter()
+        counts = divide(board, args.depth, args.keep_duplicates)
+        elapsed = time.perf_counter() - start
+        for move, n in counts.items():
+            print(f"{board.move_text(move)}: {n}")
+        total = sum(counts.values())
+        print(f"moves {len(counts)} total {total} time {elapsed:.3f}s nps {total / max(elapsed, 1e-9):,.0f}")
+        return 0
+    for d in range(1, args.depth + 1):
+        start = time.perf_counter()
+        n = perft(board, d, args.keep_duplicates)
+        elapsed = time.perf_counter() - start
+        print(f"perft({d}) = {n}  time {elapsed:.3f}s  nps {n / max(elapsed, 1e-9):,.0f}")
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    board = _board(args)
+    moves = list(board.legal_moves)
+    for move in moves:
+        print(board.move_text(move))
+    if not moves:
+        print(f"({board.turn.name.lower()} has no legal move)")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `perft` and `moves` subcommands to the dboard parser."""
+    variants = ", ".join(VARIANT_IDS)
+    p = sub.add_parser("perft", help="count leaf nodes of the move tree (move-generator check and speed)",
+                       description=f"Perft for a variant ({variants}).")
+    p.add_argument("variant", help="variant id, e.g. international, english, russian")
+    p.add_argument("depth", type=int, help="search depth in plies")
+    p.add_argument("--fen", default=None, help="start from this PDN FEN instead of the initial position")
+    p.add_argument("--divide", action="store_true", help="print the count below each root move")
+    p.add_argument("--keep-duplicates", action="store_true",
+                   help="count every capture path (Bik/dctl 'keep' tables) instead of merging duplicates")
+    p.set_defaults(func=_perft)
+    m = sub.add_parser("moves", help="list the legal moves of a position in the variant's notation",
+                       description=f"Legal moves for a variant ({variants}).")
+    m.add_argument("variant", help="variant id")
+    m.add_argument("--fen", default=None, help="position as a PDN FEN (default: the start position)")
+    m.set_defaults(func=_moves)

@@ -1,0 +1,39 @@
+"""The Move value type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: the landing squares from start to end, captured squares in capture order, crowning flag.
+
+    Squares are the opaque ints of the variant's Geometry; use Board.move_text() for notation.
+    """
+
+    from_square: int
+    to_square: int
+    path: tuple[int, ...]
+    captures: tuple[int, ...] = ()
+    promotion: bool = False
+
+    @property
+    def is_capture(self) -> bool:
+        """True when the move captures at least one piece."""
+        return bool(self.captures)
+
+    @property
+    def identity(self) -> tuple[int, int, frozenset[int]]:
+        """(from, to, captured set): what identifies the move on a physical board."""
+        return (self.from_square, self.to_square, frozenset(self.captures))
+
+    @classmethod
+    def simple(cls, from_square: int, to_square: int, promotion: bool = False) -> Move:
+        """A non-capturing move."""
+        return cls(from_square, to_square, (from_square, to_square), (), promotion)
+
+    def __repr__(self) -> str:
+        caps = f", captures={self.captures}" if self.captures else ""
+        promo = ", promotion=True" if self.promotion else ""
+        return f"Move({self.from_square}->{self.to_square}, path={self.path}{caps}{promo})"

@@ -1,0 +1,33 @@
+"""The `dboard perft` and `dboard moves` subcommands (run in-process through controller.cli.main)."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.cli import main
+
+
+def test_perft_prints_counts_and_speed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "international", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[2] for line in out] == ["9", "81", "658"]
+    assert all("nps" in line for line in out)
+
+
+def test_perft_divide_and_fen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "english", "2", "--divide", "--keep-duplicates"]) == 0
+    out = capsys.readouterr().out
+    assert "9-13: 7" in out and "total 49" in out
+
+
+def test_moves_lists_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["moves", "russian", "--fen", "W:Wc3:Bd4"]) == 0
+    assert capsys.readouterr().out.split() == ["c3:e5"]
+
+
+@pytest.mark.parametrize("argv", [["moves", "chess"], ["perft", "english", "2", "--fen", "W:Wz9"]])
+def test_bad_input_is_one_line_and_nonzero(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code not in (0, None)
+    assert "error:" in str(exc.value) and "\n" not in str(exc.value)
