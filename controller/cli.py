@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.play_cli",
     "firmware_bridge.cli",
     "rules.cli",
+    "rules.pdn.cli",
 )
 
 

@@ -1,0 +1,164 @@
+"""`dboard pdn ...`: check, show and convert PDN files (the only module of rules.pdn that opens files)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import rules
+from rules.pdn.convert import NOTATIONS, convert_game
+from rules.pdn.encoding import DecodedLines
+from rules.pdn.model import Game
+from rules.pdn.reader import PdnReader
+from rules.pdn.validate import start_board, variant_of
+from rules.pdn.writer import write_game
+
+
+@contextmanager
+def open_pdn(path: str) -> Iterator[DecodedLines]:
+    """The lines of a PDN file, decoded (UTF-8, BOM, cp1252 fallback); SystemExit if it cannot be read."""
+    try:
+        handle = Path(path).open("rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise SystemExit(f"error: cannot read {path}: {exc.strerror}") from None
+    with handle:
+        yield DecodedLines(handle)
+
+
+def _check_variant(variant: str | None) -> None:
+    if variant is not None:
+        try:
+            rules.get_variant(variant)
+        except rules.RulesError as exc:
+            raise SystemExit(f"error: {exc}") from None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Parse every game of every file, validate it (unless --syntax-only), list every failure."""
+    _check_variant(args.variant)
+    failed_total = games_total = 0
+    for path in args.files:
+        with open_pdn(path) as lines:
+            reader = PdnReader(lines, validate=not args.syntax_only, variant=args.variant)
+            games = failed = 0
+            for game in reader:
+                games += 1
+                for error in game.errors:
+                    print(error.describe(path))
+                for warning in game.warnings if args.warnings else ():
+                    print("warning: " + warning.describe(path))
+                failed += bool(game.errors)
+            for notice in lines.notices if args.warnings else ():
+                print(f"warning: {path}:{notice}")
+        print(f"{path}: {games} games, {failed} failed")
+        failed_total += failed
+        games_total += games
+    if len(args.files) > 1:
+        print(f"total: {games_total} games, {failed_total} failed")
+    return 1 if failed_total else 0
+
+
+def diagram(board: rules.Board) -> str:
+    """The position as text, White at the bottom: w/b men, W/B kings, '.' empty dark squares."""
+    g = board.variant.geometry
+    pieces = board.pieces()
+    rows = []
+    for row in range(board.variant.height - 1, -1, -1):
+        cells = []
+        for col in range(board.variant.width):
+            sq = g.square_at(row, col)
+            if sq is None:
+                cells.append(" ")
+                continue
+            piece = pieces.get(sq)
+            if piece is None:
+                cells.append(".")
+            else:
+                letter = "w" if piece.color == rules.Color.WHITE else "b"
+                cells.append(letter.upper() if piece.king else letter)
+        rows.append(f"{row + 1:>2} " + " ".join(cells))
+    files = " ".join(chr(ord("a") + c) for c in range(board.variant.width))
+    rows.append("   " + files)
+    turn = "White" if board.turn == rules.Color.WHITE else "Black"
+    rows.append(f"{turn} to move. FEN {board.fen()}")
+    return "\n".join(rows)
+
+
+def _final_board(game: Game, variant_id: str | None) -> rules.Board:
+    variant = variant_of(game, variant_id)
+    board = start_board(game, variant)
+    for node in game.moves:
+        if node.move is None:
+            break
+        board.push(node.move)  # type: ignore[arg-type]
+    return board
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print one game (canonical text) and the final position of its main line as a diagram."""
+    _check_variant(args.variant)
+    with open_pdn(args.file) as lines:
+        for number, game in enumerate(PdnReader(lines, validate=True, variant=args.variant), 1):
+            if number != args.game:
+                continue
+            print(write_game(game))
+            for error in game.errors:
+                print(error.describe(args.file))
+            try:
+                board = _final_board(game, args.variant)
+            except rules.RulesError as exc:
+                print(f"no diagram: {exc}")
+                return 1
+            played = sum(1 for node in game.moves if node.move is not None)
+            print(f"Position after {played} of {len(game.moves)} moves ({board.variant.name}):")
+            print(diagram(board))
+            return 1 if game.errors else 0
+    raise SystemExit(f"error: {args.file} has no game {args.game}")
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Rewrite every game's moves in numeric or algebraic notation (canonical PDN on stdout)."""
+    _check_variant(args.variant)
+    status = 0
+    out = sys.stdout
+    with open_pdn(args.file) as lines:
+        for number, game in enumerate(PdnReader(lines, validate=True, variant=args.variant), 1):
+            if game.errors:
+                for error in game.errors:
+                    print(error.describe(args.file), file=sys.stderr)
+                status = 1
+            else:
+                convert_game(game, args.to, args.variant)
+            if number > 1:
+                out.write("\n")
+            out.write(write_game(game))
+    return status
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `dboard pdn check|show|convert`."""
+    pdn = sub.add_parser("pdn", help="check, show and convert PDN game files")
+    pdn_sub = pdn.add_subparsers(dest="pdn_command", metavar="ACTION", required=True)
+
+    check = pdn_sub.add_parser("check", help="parse and validate every game; exit 1 if any fails")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--variant", help="variant of games without a GameType tag (default international)")
+    check.add_argument("--syntax-only", action="store_true", help="stop after parsing (no rules check)")
+    check.add_argument("--warnings", action="store_true",
+                       help="also list warnings (move numbers, encoding fallbacks, ambiguous captures)")
+    check.set_defaults(func=cmd_check)
+
+    show = pdn_sub.add_parser("show", help="print a game and its final position")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--game", type=int, default=1, metavar="N", help="1-based game number (default 1)")
+    show.add_argument("--variant", help="variant of games without a GameType tag")
+    show.set_defaults(func=cmd_show)
+
+    convert = pdn_sub.add_parser("convert", help="rewrite moves in numeric or algebraic notation")
+    convert.add_argument("file", metavar="FILE")
+    convert.add_argument("--to", choices=NOTATIONS, required=True)
+    convert.add_argument("--variant", help="variant of games without a GameType tag")
+    convert.set_defaults(func=cmd_convert)

@@ -1,0 +1,55 @@
+"""Rewriting a validated game's moves (and FEN) in numeric or algebraic notation."""
+
+from __future__ import annotations
+
+import re
+
+import rules
+from rules.pdn.model import Game, Line
+from rules.pdn.validate import start_board, variant_of
+
+NOTATIONS = ("numeric", "algebraic")
+_SQUARES = re.compile(r"[a-l]\d{1,2}|\d{1,2}")
+
+
+def square_text(geometry: rules.Geometry, square: int, notation: str) -> str:
+    """A square's name in `notation`: its number or its "c3" name."""
+    return str(geometry.number(square)) if notation == "numeric" else geometry.algebraic(square)
+
+
+def _convert_text(geometry: rules.Geometry, text: str, notation: str) -> str:
+    return _SQUARES.sub(lambda m: square_text(geometry, geometry.parse_any(m.group()), notation), text)
+
+
+def _convert_line(board: rules.Board, line: Line, notation: str) -> None:
+    pushed = 0
+    try:
+        for node in line.moves:
+            if node.move is None:
+                return
+            move = node.move
+            assert isinstance(move, rules.Move)
+            for variation in node.variations:
+                _convert_line(board, variation, notation)
+            node.text = _convert_text(board.variant.geometry, board.move_text(move), notation)
+            board.push(move)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            board.pop()
+
+
+def convert_game(game: Game, notation: str, default: str | None = None) -> Game:
+    """Rewrite, in place, the moves of a validated game (and its FEN squares) in `notation`."""
+    if notation not in NOTATIONS:
+        raise ValueError(f"unknown notation {notation!r}: expected numeric or algebraic")
+    variant = variant_of(game, default)
+    board = start_board(game, variant)
+    if "FEN" in game.tags:
+        fen = board.fen()
+        head, _, rest = fen.partition(":")
+        game.tags["FEN"] = head + ":" + re.sub(
+            r"(?<=[:,WBK])([a-l]\d{1,2}|\d{1,2})",
+            lambda m: square_text(variant.geometry, variant.geometry.parse_any(m.group()), notation), rest)
+    _convert_line(board, game.mainline, notation)
+    return game

@@ -1,0 +1,74 @@
+"""`dboard pdn check|show|convert`, run in-process through the real argparse entry point."""
+
+from __future__ import annotations
+
+import pytest
+from _pdnhelpers import CORPUS, read_text
+
+from controller.cli import main
+
+FAIL = CORPUS / "fail"
+SUCCEED = CORPUS / "succeed"
+
+
+def test_check_lists_every_failure_and_exits_1(capsys) -> None:
+    assert main(["pdn", "check", str(FAIL / "Cat.A1.pdn"), str(FAIL / "nested_comment.pdn")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"{FAIL / 'Cat.A1.pdn'}:405:36: game 30 (Event 'I.Ivatsko'): unexpected '.': a '.' that is not " \
+           "part of a move number" in out
+    assert any(line.startswith(f"{FAIL / 'nested_comment.pdn'}:1:34: game 1: ") for line in out)
+    assert out[-1] == "total: 36 games, 2 failed"
+
+
+def test_check_succeed_with_variant_and_syntax_only(capsys) -> None:
+    assert main(["pdn", "check", "--variant", "russian", str(SUCCEED / "ussr1947.pdn")]) == 0
+    assert capsys.readouterr().out.strip().endswith("153 games, 0 failed")
+    # the Czech file is syntactically fine but its alphanumeric moves are not international (PDN's default)
+    assert main(["pdn", "check", "--syntax-only", str(FAIL / "mrdrcd08.pdn")]) == 0
+    capsys.readouterr()
+    assert main(["pdn", "check", str(FAIL / "mrdrcd08.pdn")]) == 1
+    assert "mrdrcd08.pdn:10:4: game 1 (Event 'MR Ceska Dama Druzstev'" in capsys.readouterr().out
+    assert main(["pdn", "check", "--variant", "czech", str(FAIL / "mrdrcd08.pdn")]) == 0
+
+
+def test_check_warnings_and_bad_arguments(capsys) -> None:
+    assert main(["pdn", "check", "--warnings", str(SUCCEED / "PROF2.pdn")]) == 0
+    assert "warning: " in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="cannot read"):
+        main(["pdn", "check", str(SUCCEED / "missing.pdn")])
+    with pytest.raises(SystemExit, match=r"chess"):
+        main(["pdn", "check", "--variant", "chess", str(SUCCEED / "PROF2.pdn")])
+
+
+def test_show_prints_moves_and_final_diagram(capsys) -> None:
+    assert main(["pdn", "show", str(SUCCEED / "variation.pdn")]) == 0
+    out = capsys.readouterr().out
+    assert "1. 32-28 19-23 (1... 18-23" in out
+    assert "Position after 4 of 4 moves (" in out
+    assert "10 " in out and "a b c d e f g h i j" in out
+    assert "White to move. FEN W:" in out
+    with pytest.raises(SystemExit, match="has no game 2"):
+        main(["pdn", "show", str(SUCCEED / "variation.pdn"), "--game", "2"])
+
+
+def test_convert_to_algebraic_and_back(capsys) -> None:
+    source = SUCCEED / "kurnik.pdn"
+    assert main(["pdn", "convert", str(source), "--to", "algebraic"]) == 0
+    algebraic = capsys.readouterr().out
+    games = read_text(algebraic, validate=True)
+    assert len(games) == 4 and not any(g.errors for g in games)
+    assert games[0].moves[0].text == "d4-e5"
+    original = read_text(source.read_text(encoding="utf-8"), validate=True)
+    assert [[n.move for n in g.moves] for g in games] == [[n.move for n in g.moves] for g in original]
+
+
+def test_convert_russian_to_numeric(capsys, tmp_path) -> None:
+    path = tmp_path / "r.pdn"
+    path.write_text('[GameType "25"]\n1. c3-d4 d6-e5 2. b2-c3 e7-d6 3. e3-f4 b6-a5 4. f2-e3 c7-b6 '
+                    "5. c1-b2 b6-c5 6. d4:b6 a5:c7 *\n", encoding="utf-8")
+    assert main(["pdn", "convert", str(path), "--to", "numeric"]) == 0
+    out = capsys.readouterr().out
+    assert "1. 10-14 22-19 2. 5-10 27-22" in out  # a1 = 1 (PDN numbering of GameType 25, A0)
+    assert "6. 14:21" in out
+    (game,) = read_text(out, validate=True)
+    assert not game.errors and len(game.moves) == 12
