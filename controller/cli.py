@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "firmware_bridge.cli",
     "rules.cli",
     "rules.pdn.cli",
+    "engine.cli",
 )
 
 

@@ -1,0 +1,137 @@
+"""`dboard analyse | hint | hub | dxp | ratings`: the engine's command-line entry points."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from engine.core import Engine
+from engine.limits import Progress, SearchLimits, format_score
+from rules import VARIANT_IDS, Board, Color, get_variant
+
+
+def _board(args: argparse.Namespace) -> Board:
+    variant = get_variant(args.variant)
+    return Board(variant, args.fen) if args.fen else Board(variant)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    board = _board(args)
+    if args.depth is None and args.time is None:
+        args.time = 2.0
+    limits = SearchLimits(depth=args.depth, time=args.time)
+
+    def show(p: Progress) -> None:
+        print(
+            f"depth {p.depth:2d}  score {format_score(p.score):>10}  nodes {p.nodes:8d}  "
+            f"nps {p.nps:7d}  pv {' '.join(p.pv_text)}",
+            flush=True,
+        )
+
+    result = Engine(board.variant).search(board, limits, on_progress=show)
+    if result.move is None:
+        print("no legal move: the game is over")
+        return 0
+    print(
+        f"best {board.move_text(result.move)}  score {format_score(result.score)}  depth {result.depth}  "
+        f"line {' '.join(result.pv_text)}"
+    )
+    return 0
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from engine.hint import hint
+
+    board = _board(args)
+    found = hint(board, args.time)
+    print("no legal move: the game is over" if found is None else f"hint: {found}")
+    return 0
+
+
+def _hub(args: argparse.Namespace) -> int:
+    from engine.hub import HubServer
+
+    return HubServer(sys.stdin, sys.stdout, args.variant, args.level).run()
+
+
+def _dxp(args: argparse.Namespace) -> int:
+    from engine import dxp
+
+    if (args.listen is None) == (args.connect is None):
+        raise SystemExit("dboard dxp: error: give exactly one of --listen PORT or --connect HOST:PORT")
+    if args.listen is not None:
+
+        def ready(port: int) -> None:
+            print(f"DXP listening on {args.host}:{port}", flush=True)
+
+        dxp.listen(args.listen, args.host, args.level, args.time, ready=ready, once=not args.forever)
+        return 0
+    host, _, port = args.connect.rpartition(":")
+    if not host or not port.isdigit():
+        raise SystemExit(f"dboard dxp: error: --connect expects HOST:PORT, got {args.connect!r}")
+    outcome = dxp.connect(
+        host, int(port), Color.WHITE if args.color == "white" else Color.BLACK, args.level, args.time
+    )
+    print(f"game over: {outcome.result} ({outcome.reason})" if outcome else "game ended without a result")
+    return 0
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    from engine.ratings import RatingStore
+
+    with RatingStore(args.db) as store:
+        if args.add:
+            store.add_player(args.add)
+            print(f"player {args.add!r} added to {store.path}")
+        rows = store.table()
+        if not rows:
+            print(f"no ratings yet in {store.path}")
+            return 0
+        print(f"{'player':<20} {'variant':<20} {'rating':>7} {'RD':>6} {'vol':>8} {'games':>5}")
+        for row in rows:
+            print(
+                f"{row.player:<20} {row.variant:<20} {row.rating.rating:7.1f} {row.rating.rd:6.1f} "
+                f"{row.rating.volatility:8.5f} {row.games:5d}"
+            )
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the engine's subcommands to `dboard`."""
+    p = sub.add_parser("analyse", help="print the engine's best line and score for a position")
+    p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT")
+    p.add_argument("--fen", help="position (PDN FEN); default the start position")
+    p.add_argument("--time", type=float, help="seconds to think (default 2 unless --depth)")
+    p.add_argument("--depth", type=int, help="plies to search")
+    p.set_defaults(func=_analyse)
+
+    p = sub.add_parser("hint", help="suggest a move for the side to move")
+    p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT")
+    p.add_argument("--fen", help="position (PDN FEN); default the start position")
+    p.add_argument("--time", type=float, default=1.0, help="seconds to think (default 1)")
+    p.set_defaults(func=_hint)
+
+    p = sub.add_parser("hub", help="run the engine under the Hub protocol on stdin/stdout (as Scan)")
+    p.add_argument("--variant", default="international", choices=VARIANT_IDS)
+    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
+    p.set_defaults(func=_hub)
+
+    p = sub.add_parser("dxp", help="play 10x10 games over the DamExchange protocol (TCP)")
+    p.add_argument(
+        "--listen",
+        type=int,
+        metavar="PORT",
+        help="wait for a GAMEREQ on this port (follower); 0 picks a free port",
+    )
+    p.add_argument("--connect", metavar="HOST:PORT", help="request a game from a DXP follower (initiator)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--color", choices=("white", "black"), default="white", help="our colour with --connect")
+    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
+    p.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
+    p.add_argument("--forever", action="store_true", help="with --listen: keep accepting games")
+    p.set_defaults(func=_dxp)
+
+    p = sub.add_parser("ratings", help="list the players' Glicko-2 ratings")
+    p.add_argument("--db", help="ratings database (default ~/.local/share/draughts-board/ratings.sqlite3)")
+    p.add_argument("--add", metavar="NAME", help="create a player profile first")
+    p.set_defaults(func=_ratings)

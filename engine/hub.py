@@ -1,0 +1,248 @@
+"""`dboard hub`: the built-in engine speaking the Hub protocol (as Scan does) on stdin/stdout.
+
+Searches run on a thread so `stop` and `ponder-hit` are handled while thinking.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import time
+from typing import TextIO
+
+from engine.core import Engine
+from engine.hub_protocol import HubMessage, HubSyntaxError, format_message, parse_message
+from engine.limits import MATE, MATE_BOUND, Progress, SearchLimits
+from engine.notation import board_from_position, hub_move_text, parse_hub_move
+from rules import VARIANT_IDS, Board, get_variant
+
+logger = logging.getLogger(__name__)
+
+ENGINE_NAME = "draughts-board"
+ENGINE_VERSION = "0.1"
+
+
+def hub_score(score: int) -> str:
+    """Score in men with two decimals; wins/losses as +/-(100 - plies/100) like Scan's mate encoding."""
+    if abs(score) >= MATE_BOUND:
+        plies = MATE - abs(score)
+        value = 100 - plies / 100
+        return f"{value if score > 0 else -value:.2f}"
+    return f"{score / 100:.2f}"
+
+
+class HubServer:
+    """One Hub session: reads commands from `inp`, writes replies to `out`, until `quit` or end of input."""
+
+    def __init__(self, inp: TextIO, out: TextIO, variant: str = "international", level: int = 10) -> None:
+        self.inp = inp
+        self.out = out
+        self.variant = get_variant(variant)
+        self.level = level
+        self.engine = Engine(self.variant)
+        self.board = Board(self.variant)
+        self.limits = SearchLimits(time=1.0)
+        self._write_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ponder_deadline: threading.Timer | None = None
+        self._move_time = 1.0
+
+    def __repr__(self) -> str:
+        return f"HubServer({self.variant.id}, level={self.level})"
+
+    def send(self, line: str) -> None:
+        """Write one reply line and flush."""
+        with self._write_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def run(self) -> int:
+        """Serve until `quit`; returns the process exit code."""
+        for raw in self.inp:
+            line = raw.strip()
+            if not line:
+                continue
+            try:
+                msg = parse_message(line)
+            except HubSyntaxError as exc:
+                self.send(f"error {format_message('', message=str(exc)).strip()}")
+                continue
+            if msg.command == "quit":
+                break
+            try:
+                self.handle(msg)
+            except ValueError as exc:
+                self.send(format_message("error", message=str(exc)))
+        self._halt_search()
+        return 0
+
+    def handle(self, msg: HubMessage) -> None:
+        """Dispatch one command."""
+        cmd = msg.command
+        if cmd == "hub":
+            self.send(
+                format_message(
+                    "id", name=ENGINE_NAME, version=ENGINE_VERSION, author="draughts-board", country="none"
+                )
+            )
+            self.send(
+                format_message(
+                    "param", name="variant", value=self.variant.id, type="enum", values=" ".join(VARIANT_IDS)
+                )
+            )
+            self.send(format_message("param", name="level", value=self.level, type="int", min=1, max=10))
+            self.send("wait")
+        elif cmd == "init":
+            self.send("ready")
+        elif cmd == "ping":
+            self.send("pong")
+        elif cmd == "set-param":
+            self._set_param(msg.get("name"), msg.get("value"))
+        elif cmd == "new-game":
+            self._halt_search()
+            self.engine.new_game()
+            self.board = Board(self.variant)
+        elif cmd == "pos":
+            self._halt_search()
+            self._set_position(msg)
+        elif cmd == "level":
+            self._set_level(msg)
+        elif cmd == "go":
+            self._halt_search()
+            self._go(ponder="ponder" in msg.flags, analyze="analyze" in msg.flags)
+        elif cmd == "stop":
+            self._stop.set()
+        elif cmd == "ponder-hit":
+            self._ponder_hit()
+        else:
+            logger.warning("unknown hub command %r", cmd)
+            self.send(format_message("error", message=f"unknown command {cmd!r}"))
+
+    def _set_param(self, name: str | None, value: str | None) -> None:
+        if name == "variant" and value:
+            self.variant = get_variant(value)
+            self.engine = Engine(self.variant)
+            self.board = Board(self.variant)
+        elif name == "level" and value:
+            if not value.isdigit() or not 1 <= int(value) <= 10:
+                raise ValueError(f"set-param level: expected 1..10, got {value!r}")
+            self.level = int(value)
+        else:
+            logger.info("ignoring parameter %s=%s", name, value)
+
+    def _set_position(self, msg: HubMessage) -> None:
+        pos = msg.get("pos")
+        board = (
+            Board(self.variant)
+            if not pos or pos == "start"
+            else board_from_position(self.variant, pos[0], pos[1:])
+        )
+        for text in (msg.get("moves") or "").split():
+            board.push(parse_hub_move(board, text))
+        self.board = board
+
+    def _set_level(self, msg: HubMessage) -> None:
+        args = msg.args
+        if "infinite" in msg.flags:
+            self.limits = SearchLimits()
+        elif "depth" in args:
+            self.limits = SearchLimits(depth=int(args["depth"]))
+        elif "nodes" in args:
+            self.limits = SearchLimits(nodes=int(args["nodes"]))
+        elif "move-time" in args:
+            self.limits = SearchLimits(time=float(args["move-time"]))
+        elif "time" in args:
+            total = float(args["time"])
+            moves = int(args.get("moves", "0") or 0) or 30
+            inc = float(args.get("inc", "0") or 0)
+            self.limits = SearchLimits(time=max(0.05, min(total * 0.8, total / moves + inc)))
+        self._move_time = self.limits.time or 1.0
+
+    def _go(self, ponder: bool, analyze: bool) -> None:
+        self._stop = threading.Event()
+        limits = (
+            SearchLimits(depth=self.limits.depth, nodes=self.limits.nodes)
+            if (ponder or analyze)
+            else self.limits
+        )
+        board = self.board.copy()
+        stop = self._stop
+        self._thread = threading.Thread(
+            target=self._think, args=(board, limits, stop, ponder), daemon=True, name="hub-search"
+        )
+        self._thread.start()
+
+    def _think(self, board: Board, limits: SearchLimits, stop: threading.Event, ponder: bool) -> None:
+        """Search thread body: never dies silently, so the GUI is not left waiting for `done`."""
+        try:
+            self._search_and_answer(board, limits, stop, ponder)
+        except Exception as exc:
+            logger.exception("hub search failed")
+            self.send(format_message("error", message=f"search failed: {exc}"))
+
+    def _search_and_answer(
+        self, board: Board, limits: SearchLimits, stop: threading.Event, ponder: bool
+    ) -> None:
+        start = time.perf_counter()
+
+        def report(p: Progress) -> None:
+            pv = []
+            copy = board.copy()
+            for move in p.pv:
+                pv.append(hub_move_text(copy, move))
+                copy.push(move)
+            self.send(
+                format_message(
+                    "info",
+                    depth=p.depth,
+                    score=hub_score(p.score),
+                    nodes=p.nodes,
+                    time=f"{p.seconds:.2f}",
+                    nps=p.nps,
+                    pv=" ".join(pv),
+                )
+            )
+
+        if not board.legal_moves:
+            self.send(format_message("done", move="0-0"))  # no legal move: the game is over
+            return
+        if self.level < 10 and limits.depth is None and not ponder and limits.time is not None:
+            move = self.engine.choose_move(board, self.level, time_limit=limits.time, stop_event=stop)
+            self.send(format_message("done", move=hub_move_text(board, move)))
+            return
+        result = self.engine.search(board, limits, on_progress=report, stop_event=stop)
+        if ponder:
+            stop.wait()  # a pondering engine answers only once told to stop
+        logger.debug("search took %.2fs", time.perf_counter() - start)
+        assert result.move is not None
+        args = {"move": hub_move_text(board, result.move)}
+        if len(result.pv) > 1:
+            copy = board.copy()
+            copy.push(result.pv[0])
+            args["ponder"] = hub_move_text(copy, result.pv[1])
+        self.send(format_message("done", **args))
+
+    def _ponder_hit(self) -> None:
+        """The predicted move was played: keep searching, but only for the normal move time."""
+        stop = self._stop
+        timer = threading.Timer(self._move_time, stop.set)
+        timer.daemon = True
+        timer.start()
+        self._ponder_deadline = timer
+
+    def _halt_search(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            self._stop.set()
+            self._thread.join()
+        self._thread = None
+
+
+def main(variant: str = "international", level: int = 10) -> int:
+    """Serve the Hub protocol on the process's stdin/stdout."""
+    return HubServer(sys.stdin, sys.stdout, variant, level).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

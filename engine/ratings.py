@@ -1,0 +1,163 @@
+"""Local player profiles and their Glicko-2 ratings per variant, in SQLite; engine levels fixed."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.glicko2 import DEFAULT_RD, DEFAULT_VOLATILITY, Rating, Result, update
+
+DEFAULT_DB_PATH = Path("~/.local/share/draughts-board/ratings.sqlite3")
+
+# Fixed ratings of the built-in engine's ten levels (level 1 first); a variant adds its offset below.
+_LEVEL_BASE = (700.0, 850.0, 1000.0, 1150.0, 1300.0, 1450.0, 1600.0, 1750.0, 1900.0, 2050.0)
+# Where the search horizon matters less (small boards, short kings) the same level plays relatively better.
+_VARIANT_OFFSET = {
+    "english": 50.0,
+    "italian": 50.0,
+    "giveaway": 0.0,
+    "canadian": -100.0,
+    "spanish-nordic": -50.0,
+    "international": -50.0,
+    "polish": -50.0,
+}
+_LEVEL_RD = 50.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    variant TEXT NOT NULL,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    updated REAL NOT NULL,
+    PRIMARY KEY (player_id, variant)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    variant TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    opponent_rating REAL NOT NULL,
+    opponent_rd REAL NOT NULL,
+    score REAL NOT NULL,
+    played REAL NOT NULL
+);
+"""
+
+
+class UnknownPlayerError(ValueError):
+    """A profile name that is not in the ratings database."""
+
+
+def level_rating(variant: str, level: int) -> Rating:
+    """The fixed rating of the built-in engine at `level` (1-10) in `variant`."""
+    if not 1 <= level <= 10:
+        raise ValueError(f"engine level must be 1..10, got {level}")
+    return Rating(_LEVEL_BASE[level - 1] + _VARIANT_OFFSET.get(variant, 0.0), _LEVEL_RD, DEFAULT_VOLATILITY)
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One row of the ratings list: a profile's rating in one variant."""
+
+    player: str
+    variant: str
+    rating: Rating
+    games: int
+
+
+class RatingStore:
+    """SQLite-backed profiles and ratings; use as a context manager so the connection is closed."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path if path is not None else DEFAULT_DB_PATH).expanduser()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.executescript(_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"RatingStore({str(self.path)!r})"
+
+    def __enter__(self) -> RatingStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    def add_player(self, name: str) -> None:
+        """Create a profile (no-op if it already exists)."""
+        if not name.strip():
+            raise ValueError("a player name must not be empty")
+        with self._db:
+            self._db.execute(
+                "INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name, time.time())
+            )
+
+    def players(self) -> list[str]:
+        """Every profile name, sorted."""
+        return [row[0] for row in self._db.execute("SELECT name FROM players ORDER BY name")]
+
+    def _player_id(self, name: str) -> int:
+        row = self._db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise UnknownPlayerError(
+                f"no player profile named {name!r}; known: {', '.join(self.players()) or '-'}"
+            )
+        return int(row[0])
+
+    def rating(self, name: str, variant: str) -> Rating:
+        """The player's current rating in `variant` (the Glicko-2 default if they have not played it)."""
+        pid = self._player_id(name)
+        row = self._db.execute(
+            "SELECT rating, rd, volatility FROM ratings WHERE player_id = ? AND variant = ?", (pid, variant)
+        ).fetchone()
+        return Rating(*row) if row else Rating(rd=DEFAULT_RD)
+
+    def record_game(
+        self, name: str, variant: str, opponent: str, opponent_rating: Rating, score: float
+    ) -> Rating:
+        """Store one finished game and update the player's rating (one game = one rating period)."""
+        pid = self._player_id(name)
+        new = update(self.rating(name, variant), [Result(opponent_rating, score)])
+        now = time.time()
+        with self._db:
+            self._db.execute(
+                "INSERT INTO games (player_id, variant, opponent, opponent_rating, opponent_rd, score,"
+                " played)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (pid, variant, opponent, opponent_rating.rating, opponent_rating.rd, score, now),
+            )
+            self._db.execute(
+                "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, updated)"
+                " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT(player_id, variant) DO UPDATE SET"
+                " rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility,"
+                " games = games + 1, updated = excluded.updated",
+                (pid, variant, new.rating, new.rd, new.volatility, now),
+            )
+        return new
+
+    def record_engine_game(self, name: str, variant: str, level: int, score: float) -> Rating:
+        """Update the player's rating after a game against the built-in engine at `level`."""
+        return self.record_game(name, variant, f"engine level {level}", level_rating(variant, level), score)
+
+    def table(self) -> list[PlayerRating]:
+        """Every stored rating, by player then variant."""
+        rows = self._db.execute(
+            "SELECT p.name, r.variant, r.rating, r.rd, r.volatility, r.games FROM ratings r"
+            " JOIN players p ON p.id = r.player_id ORDER BY p.name, r.variant"
+        )
+        return [PlayerRating(n, v, Rating(r, rd, vol), g) for n, v, r, rd, vol, g in rows]

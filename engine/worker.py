@@ -1,0 +1,252 @@
+"""Run the engine in a separate process so a long search never blocks the board (and the GIL stays free).
+
+`EngineWorker` owns one child process; `start_search()` hands it a position, `stop()` cancels at once
+(takeback, new game), progress and results arrive on a reader thread through callbacks and a queue.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing as mp
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rules import Move
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WorkerProgress:
+    """A finished iteration of a running search (texts in the variant's notation)."""
+
+    search_id: int
+    depth: int
+    score: int
+    pv_text: tuple[str, ...]
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class WorkerResult:
+    """The end of one search: the chosen move (None if no legal move), or `stopped` if it was cancelled."""
+
+    search_id: int
+    fen: str
+    move: Move | None
+    move_text: str | None
+    score: int
+    pv_text: tuple[str, ...]
+    depth: int
+    nodes: int
+    stopped: bool
+    error: str | None = None
+
+
+class _CancelFlag:
+    """Looks like a threading.Event to the searcher: set once the parent cancelled this search id."""
+
+    def __init__(self, cancelled: Any, search_id: int) -> None:
+        self._cancelled = cancelled
+        self._id = search_id
+
+    def is_set(self) -> bool:
+        return self._cancelled.value >= self._id
+
+
+def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
+    """The worker process: one Engine per variant, one search at a time, until told to quit."""
+    from engine.core import Engine
+    from engine.limits import SearchLimits
+    from rules import Board
+
+    engines: dict[str, Engine] = {}
+    while True:
+        request = requests.get()
+        if request is None or request[0] == "quit":
+            return
+        if request[0] == "new-game":
+            for eng in engines.values():
+                eng.new_game()
+            continue
+        _kind, search_id, fen, variant, level, seconds, depth = request
+        flag = _CancelFlag(cancelled, search_id)
+        if flag.is_set():
+            replies.put(("done", WorkerResult(search_id, fen, None, None, 0, (), 0, 0, True)))
+            continue
+        try:
+            engine = engines.get(variant) or engines.setdefault(variant, Engine(variant))
+            board = Board(engine.variant, fen)
+
+            def report(p: Any, search_id: int = search_id) -> None:
+                replies.put(
+                    ("progress", WorkerProgress(search_id, p.depth, p.score, p.pv_text, p.nodes, p.seconds))
+                )
+
+            if level >= 10 or depth is not None:
+                limits = SearchLimits(depth=depth, time=seconds)
+                result = engine.search(board, limits, on_progress=report, stop_event=flag)  # type: ignore[arg-type]
+                move, score, pv, d, nodes = (
+                    result.move,
+                    result.score,
+                    result.pv_text,
+                    result.depth,
+                    result.nodes,
+                )
+            else:
+                move = (
+                    engine.choose_move(board, level, time_limit=seconds, stop_event=flag)  # type: ignore[arg-type]
+                    if board.legal_moves
+                    else None
+                )
+                score, pv, d, nodes = 0, (), 0, engine.searcher.nodes
+            text = board.move_text(move) if move is not None else None
+            replies.put(
+                ("done", WorkerResult(search_id, fen, move, text, score, pv, d, nodes, flag.is_set()))
+            )
+        except Exception as exc:  # report, keep serving: a bad FEN must not kill the worker
+            logger.exception("engine worker search failed")
+            replies.put(("done", WorkerResult(search_id, fen, None, None, 0, (), 0, 0, False, f"{exc}")))
+
+
+class EngineWorker:
+    """An engine in its own process. Callbacks run on the worker's reader thread, never the caller's.
+
+    Use as a context manager (or call close()) so the process is ended.
+    """
+
+    def __init__(
+        self,
+        on_progress: Callable[[WorkerProgress], None] | None = None,
+        on_result: Callable[[WorkerResult], None] | None = None,
+        start_method: str = "spawn",
+    ) -> None:
+        ctx = mp.get_context(start_method)
+        self.on_progress = on_progress
+        self.on_result = on_result
+        self.results: queue.Queue[WorkerResult] = queue.Queue()
+        self._requests = ctx.Queue()
+        self._replies = ctx.Queue()
+        self._cancelled = ctx.Value("q", 0)
+        self._next_id = 0
+        self._current: int | None = None
+        self._lock = threading.Lock()
+        self._done = threading.Condition(self._lock)
+        self._last: dict[int, WorkerResult] = {}
+        self._process = ctx.Process(
+            target=_child_main,
+            args=(self._requests, self._replies, self._cancelled),
+            name="draughts-engine",
+            daemon=True,
+        )
+        self._process.start()
+        self._reader = threading.Thread(target=self._read, name="engine-worker-reader", daemon=True)
+        self._reader.start()
+        self._closed = False
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"pid={self._process.pid}, searching={self.searching}"
+        return f"EngineWorker({state})"
+
+    def __enter__(self) -> EngineWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is under way and not cancelled."""
+        return self._current is not None
+
+    @property
+    def alive(self) -> bool:
+        """Whether the worker process is running."""
+        return self._process.is_alive()
+
+    def start_search(
+        self, fen: str, variant: str, level: int = 10, time: float | None = 1.0, depth: int | None = None
+    ) -> int:
+        """Cancel any running search and start a new one; returns its id (results carry it)."""
+        if self._closed:
+            raise RuntimeError("the engine worker is closed")
+        if not 1 <= level <= 10:
+            raise ValueError(f"engine level must be 1..10, got {level}")
+        with self._lock:
+            if self._current is not None:
+                self._cancelled.value = self._current
+            self._next_id += 1
+            self._current = self._next_id
+            search_id = self._next_id
+        self._requests.put(("search", search_id, fen, variant, level, time, depth))
+        return search_id
+
+    def stop(self) -> None:
+        """Cancel the running search now; its late results are dropped (a result marked stopped is queued)."""
+        with self._lock:
+            if self._current is not None:
+                self._cancelled.value = self._current
+                self._current = None
+
+    def new_game(self) -> None:
+        """Stop, and clear the engine's tables for a new game."""
+        self.stop()
+        self._requests.put(("new-game",))
+
+    def wait(self, search_id: int, timeout: float | None = None) -> WorkerResult | None:
+        """Block until search `search_id` has ended; its result, or None on timeout."""
+        with self._done:
+            self._done.wait_for(lambda: search_id in self._last, timeout)
+            return self._last.get(search_id)
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Cancel, ask the process to quit, and end it if it does not."""
+        if self._closed:
+            return
+        self._closed = True
+        self.stop()
+        self._cancelled.value = 1 << 62
+        with contextlib.suppress(OSError, ValueError):
+            self._requests.put(("quit",))
+        self._process.join(timeout)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(timeout)
+        self._reader.join(timeout)
+        for q in (self._requests, self._replies):
+            q.close()
+            q.join_thread()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                item = self._replies.get(timeout=0.2)
+            except queue.Empty:
+                if self._closed or not self._process.is_alive():
+                    return
+                continue
+            except (EOFError, OSError):
+                return
+            kind, payload = item
+            if kind == "progress":
+                if payload.search_id == self._current and self.on_progress is not None:
+                    self.on_progress(payload)
+                continue
+            with self._done:
+                stopped = payload.stopped or payload.search_id != self._current
+                if stopped and not payload.stopped:
+                    payload = WorkerResult(**{**payload.__dict__, "stopped": True})
+                if payload.search_id == self._current:
+                    self._current = None
+                self._last[payload.search_id] = payload
+                if len(self._last) > 64:
+                    self._last.pop(min(self._last))
+                self._done.notify_all()
+            self.results.put(payload)
+            if not payload.stopped and self.on_result is not None:
+                self.on_result(payload)

@@ -1,0 +1,47 @@
+"""`dboard analyse | hint | ratings` through the real argparse entry point."""
+
+from __future__ import annotations
+
+from controller.cli import main
+from engine.ratings import RatingStore
+from rules import Board
+
+
+def test_analyse_prints_each_depth_and_the_best_line(capsys) -> None:
+    assert main(["analyse", "english", "--depth", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in out if line.startswith("depth")] == ["1", "2", "3"]
+    best = out[-1]
+    assert best.startswith("best ") and "score" in best and "line" in best
+    Board("english").parse_move(best.split()[1])  # the printed move is legal
+
+
+def test_analyse_from_a_fen_finds_the_forced_capture(capsys) -> None:
+    assert main(["analyse", "international", "--fen", "W:W28,45:B23,5", "--depth", "4"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("best 28x19  score +")
+
+
+def test_hint_prints_a_legal_move(capsys) -> None:
+    assert main(["hint", "russian", "--time", "0.2"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("hint: ")
+    Board("russian").parse_move(text.split()[1])
+
+
+def test_ratings_lists_the_stored_players(tmp_path, capsys) -> None:
+    db = tmp_path / "ratings.sqlite3"
+    assert main(["ratings", "--db", str(db)]) == 0
+    assert "no ratings yet" in capsys.readouterr().out
+    assert main(["ratings", "--db", str(db), "--add", "zoe"]) == 0
+    assert "player 'zoe' added" in capsys.readouterr().out
+    with RatingStore(db) as store:
+        assert store.players() == ["zoe"]
+        new = store.record_engine_game("zoe", "english", 3, 0.5)
+    assert main(["ratings", "--db", str(db)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[1].split()[:3] == ["zoe", "english", f"{new.rating:.1f}"]
+
+
+def test_bad_fen_is_a_one_line_error(capsys) -> None:
+    assert main(["analyse", "english", "--fen", "X:Wzz"]) == 1
+    assert "dboard analyse: error:" in capsys.readouterr().err

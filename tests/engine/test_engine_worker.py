@@ -1,0 +1,49 @@
+"""The engine worker process: progress, results, immediate stop, hints through it."""
+
+from __future__ import annotations
+
+import threading
+
+from engine.hint import hint, hint_in_worker
+from engine.worker import EngineWorker
+from rules import Board
+
+
+def test_worker_search_progress_result_and_stop() -> None:
+    progress = []
+    got = threading.Event()
+    with EngineWorker(on_progress=progress.append, on_result=lambda r: got.set()) as worker:
+        board = Board("english")
+        first = worker.start_search(board.fen(), "english", level=10, time=None, depth=3)
+        result = worker.wait(first, timeout=60)
+        assert result is not None and not result.stopped and result.error is None
+        assert result.move in board.legal_moves and result.depth == 3
+        assert got.wait(5)
+        assert [p.depth for p in progress if p.search_id == first] == [1, 2, 3]
+        assert worker.results.get(timeout=5).search_id == first
+        # A long search is cancelled at once by stop(); a new search may start right after.
+        long = worker.start_search(
+            Board("international").fen(), "international", level=10, time=None, depth=40
+        )
+        worker.stop()
+        stopped = worker.wait(long, timeout=30)
+        assert stopped is not None and stopped.stopped
+        third = worker.start_search(board.fen(), "english", level=1, time=0.2)
+        assert worker.start_search(board.fen(), "english", level=3, time=0.2) == third + 1
+        last = worker.wait(third + 1, timeout=60)
+        assert last is not None and last.move in board.legal_moves and not last.stopped
+        assert worker.wait(third, timeout=30).stopped  # superseded by the newer search
+        bad = worker.start_search("nonsense", "english", level=5, time=0.1)
+        failed = worker.wait(bad, timeout=30)
+        assert failed is not None and failed.move is None and failed.error
+        assert worker.alive
+    assert not worker.alive
+
+
+def test_hint_in_process_and_in_worker_agree_on_legality() -> None:
+    board = Board("russian")
+    direct = hint(board, 0.2)
+    assert direct is not None and direct.move in board.legal_moves and direct.move_text in str(direct)
+    with EngineWorker() as worker:
+        remote = hint_in_worker(worker, board, 0.2)
+    assert remote is not None and remote.move in board.legal_moves

@@ -1,0 +1,64 @@
+"""Glicko-2 against the worked example of Glickman's paper, and the SQLite ratings store."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.glicko2 import Rating, Result, expected_score, update
+from engine.ratings import RatingStore, UnknownPlayerError, level_rating
+
+
+def test_paper_example_to_four_decimals() -> None:
+    player = Rating(1500, 200, 0.06)
+    results = [Result(Rating(1400, 30), 1), Result(Rating(1550, 100), 0), Result(Rating(1700, 300), 0)]
+    new = update(player, results, tau=0.5)
+    assert round(new.mu, 4) == -0.2069
+    assert round(new.phi, 4) == 0.8722
+    assert new.volatility == pytest.approx(0.05999, abs=1e-5)  # the paper prints 0.05999
+    # The paper converts its rounded mu'/phi' back, so the Glicko scale matches to about 0.01.
+    assert new.rating == pytest.approx(1464.06, abs=0.02)
+    assert new.rd == pytest.approx(151.52, abs=0.02)
+
+
+def test_no_games_only_widens_deviation() -> None:
+    new = update(Rating(1500, 200, 0.06), [])
+    assert new.rating == pytest.approx(1500)
+    assert new.rd > 200
+
+
+def test_expected_score_is_symmetric_for_equal_deviations() -> None:
+    a, b = Rating(1600, 50), Rating(1400, 50)
+    assert expected_score(a, b) + expected_score(b, a) == pytest.approx(1.0)
+    assert expected_score(a, b) > 0.7
+
+
+def test_score_outside_range_is_rejected() -> None:
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        Result(Rating(), 1.5)
+
+
+def test_store_updates_after_engine_game(tmp_path) -> None:
+    db = tmp_path / "r.sqlite3"
+    with RatingStore(db) as store:
+        store.add_player("ann")
+        before = store.rating("ann", "international")
+        after = store.record_engine_game("ann", "international", 5, 1.0)
+        assert after.rating > before.rating
+        assert after.rd < before.rd
+    with RatingStore(db) as store:  # persisted
+        rows = store.table()
+        assert [(r.player, r.variant, r.games) for r in rows] == [("ann", "international", 1)]
+        assert rows[0].rating.rating == pytest.approx(after.rating)
+        second = store.record_engine_game("ann", "international", 10, 0.0)
+        assert second.rating < after.rating
+        assert store.table()[0].games == 2
+        with pytest.raises(UnknownPlayerError, match="bob"):
+            store.rating("bob", "english")
+
+
+def test_engine_levels_have_increasing_fixed_ratings() -> None:
+    for variant in ("international", "english", "turkish"):
+        values = [level_rating(variant, lvl).rating for lvl in range(1, 11)]
+        assert values == sorted(values) and len(set(values)) == 10
+    with pytest.raises(ValueError, match=r"1\.\.10"):
+        level_rating("english", 11)
