@@ -57,6 +57,14 @@ class Config:
     """Seconds the engine may think per move at the top level."""
     data_dir: str = "~/.local/share/draughts-board"
     """Where the journal, finished games and ratings are kept."""
+    orientation: str = "white-near"
+    """Which side White sits: white-near (physical row 0) or white-far (the board profile may say)."""
+    new_game_on_start: bool = True
+    """Setting up the start position during or after a game starts a new game."""
+    accept_alternative: bool = False
+    """Accept a different legal move made for the computer instead of its own move."""
+    external_engine: str = ""
+    """Command line of a Hub-protocol engine (e.g. scan hub) played by opponent "external"."""
 
     def __post_init__(self) -> None:
         _check_range("level", self.level, 1, 10)
@@ -89,7 +97,8 @@ def _coerce(key: str, expected: type, value: Any, where: str) -> Any:
     if isinstance(value, bool) and expected is not bool:
         raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, got a boolean")
     if not isinstance(value, expected):
-        raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, got {type(value).__name__} {value!r}")
+        raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, "
+                          f"got {type(value).__name__} {value!r}")
     return value
 
 
@@ -142,7 +151,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def from_args(args: argparse.Namespace) -> Config:
     """The config file named by ``--config`` (or the default) with command-line overrides applied."""
     config = load(args.config)
-    overrides = {f.name: getattr(args, f.name) for f in fields(Config) if getattr(args, f.name, None) is not None}
+    overrides = {f.name: getattr(args, f.name) for f in fields(Config)
+                 if getattr(args, f.name, None) is not None}
     try:
         return config.replace(**overrides)
     except ConfigError as exc:

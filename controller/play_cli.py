@@ -1,11 +1,28 @@
-"""`dboard play`: the main job - a game on the board (the simulated board unless a profile says otherwise)."""
+"""`dboard play`: the main job - a game on the board (the simulated board unless a profile says otherwise).
+
+In a terminal it is a small REPL: type physical actions (``lift 2 3``, ``place 3 4``, ``wait 0.5``), a move
+in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
+(``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``hint``, ``pdn``, ``save``, ``show``,
+``quit``).
+``--script FILE`` reads the same lines from a file; ``--auto-computer`` executes the computer's moves.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import sys
+from collections.abc import Iterable
+from pathlib import Path
 
+from firmware_bridge.simulated import SimulatedBoard
+
+from . import commands as cmd
 from . import config as config_module
+from . import events as ev
+from .config import Config
+from .session import Session
 
 log = logging.getLogger(__name__)
 
@@ -14,11 +31,180 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play", help="play a game on the board (simulated by default)",
                             description="Play on the board: against the built-in engine or a person.")
     config_module.add_arguments(parser)
+    parser.add_argument("--script", type=Path,
+                        help="read actions and moves from FILE instead of the terminal")
+    parser.add_argument("--auto-computer", action="store_true",
+                        help="execute the computer's moves on the simulated board automatically")
+    parser.add_argument("--no-journal", action="store_true",
+                        help="do not journal the game to the data directory")
+    parser.add_argument("--no-web", action="store_true",
+                        help="do not serve the web page (see --listen, --port)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     config = config_module.from_args(args)
-    log.info("starting with %s", config)
-    print(f"dboard play: variant {config.variant}, board profile {config.profile}, engine level {config.level}")
+    logging.getLogger("transitions").setLevel(logging.WARNING)  # its per-transition INFO lines are noise here
+    if config.profile != "simulated":
+        raise SystemExit(f"dboard play: error: board profile {config.profile!r}: only the simulated board is "
+                         f"supported by this command so far")
+    if args.script is not None:
+        try:
+            lines: Iterable[str] | None = args.script.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise SystemExit(f"dboard play: error: cannot read script {args.script}: {exc}") from None
+    else:
+        lines = None
+    journal = None if args.no_journal else config.data_path
+    web = not args.no_web and args.script is None
+    return asyncio.run(_play(config, lines, journal, args.auto_computer or args.script is not None, web))
+
+
+def render(state: dict) -> str:
+    """The position as text, row 0 (White's side) at the bottom: w/b men, W/B kings, * lit squares."""
+    cells = {(p["row"], p["col"]): ("W" if p["king"] else "w") if p["color"] == "white" else
+             ("B" if p["king"] else "b") for p in state["pieces"]}
+    lit = {(light["row"], light["col"]) for light in state["leds"]}
+    lines = []
+    for row in reversed(range(state["rows"])):
+        line = "".join((cells.get((row, col), ".") + ("*" if (row, col) in lit else " "))
+                       for col in range(state["cols"]))
+        lines.append(f"{row:2d} {line}")
+    lines.append("   " + "".join(f"{col:<2d}" for col in range(state["cols"])))
+    return "\n".join(lines)
+
+
+def _print_event(event: ev.Event) -> None:
+    if isinstance(event, ev.MoveCommitted):
+        print(f"move {event.ply}: {event.text} ({event.by})")
+    elif isinstance(event, ev.Message):
+        print(f"[{event.level}] {event.text}")
+    elif isinstance(event, ev.Refusal):
+        print(f"[refused: {event.rule}] {event.message}")
+    elif isinstance(event, ev.GameOver):
+        print(f"game over: {event.result} ({event.reason})")
+
+
+async def _printer(session: Session) -> None:
+    queue = session.subscribe()
+    while True:
+        _print_event(await queue.get())
+
+
+def _execute(session: Session, board: SimulatedBoard, text: str) -> None:
+    """Make the move ``text`` (or the computer's pending move) physically on the simulated board."""
+    ctl = session.controller
+    shape = ctl.computer_shape if text == "computer" else None
+    if shape is None:
+        move = ctl.game.board.parse_move(text)
+        shape = ctl.exp.shape_of(move)
+        if shape is None:
+            raise ValueError(f"{text} is not a legal move here")
+    board.lift(shape.origin)
+    for sq in shape.captures:
+        board.lift(sq)
+    board.place(shape.target)
+
+
+async def _line(session: Session, board: SimulatedBoard, line: str) -> bool:
+    """Handle one input line; False to quit."""
+    words = line.split()
+    if not words or words[0].startswith("#"):
+        return True
+    verb = words[0].lower()
+    if verb in ("quit", "exit"):
+        return False
+    if verb in ("lift", "place") and len(words) == 3:
+        square = (int(words[1]), int(words[2]))
+        await session.send(cmd.Lift(*square) if verb == "lift" else cmd.Place(*square))
+    elif verb == "wait" and len(words) == 2:
+        await asyncio.sleep(float(words[1]))
+    elif verb == "setup":
+        board.set_occupancy(session.controller.exp.base)
+    elif verb == "takeback":
+        await session.send(cmd.Takeback(int(words[1]) if len(words) > 1 else 1))
+    elif verb in ("retract", "accept", "huff"):
+        await session.send(cmd.MissedCaptureChoice(verb))
+    elif verb == "resign":
+        color = words[1] if len(words) > 1 else session.controller.settings.human_color
+        await session.send(cmd.Resign(color))
+    elif verb == "hint":
+        await session.send(cmd.Hint())
+    elif verb == "pdn":
+        print(session.controller.pdn())
+    elif verb == "save":
+        await session.send(cmd.SavePdn())
+    elif verb == "show":
+        print(render(session.state()))
+    else:
+        _execute(session, board, line.strip())
+    await session.idle()
+    return True
+
+
+async def _computer(session: Session, board: SimulatedBoard, auto: bool, seconds: float = 120.0) -> None:
+    """Wait while the computer thinks; with ``auto`` make its move on the board."""
+    ctl = session.controller
+    waited = 0.0
+    while ctl.state == "computer_move_pending" and ctl.computer_shape is None and waited < seconds:
+        await asyncio.sleep(0.02)
+        waited += 0.02
+    await session.idle()
+    if auto and ctl.state == "computer_move_pending" and ctl.computer_shape is not None:
+        _execute(session, board, "computer")
+        await session.idle()
+
+
+async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, auto: bool,
+                web: bool = False) -> int:
+    from rules import get_variant
+
+    variant = get_variant(config.variant)
+    board = SimulatedBoard(variant.height, variant.width)
+    session = Session(config, board, board, journal)
+    async with session:
+        printer = asyncio.create_task(_printer(session))
+        board.set_occupancy(session.controller.exp.base)
+        server = None
+        if web:
+            from web.server import start_server
+
+            server = await start_server(session, config)   # prints "Open http://HOST:PORT/"
+        await session.idle()
+        await _computer(session, board, auto)
+        print(render(session.state()))
+        interactive = lines is None
+        loop = asyncio.get_running_loop()
+        source = iter(lines) if lines is not None else None
+        quit_asked = False
+        while session.controller.state != "game_over":
+            if interactive:
+                sys.stdout.write(f"{session.controller.state}> ")
+                sys.stdout.flush()
+                line = await loop.run_in_executor(None, sys.stdin.readline)
+                if not line:
+                    break
+            else:
+                assert source is not None
+                line = next(source, None)
+                if line is None:
+                    break
+            try:
+                if not await _line(session, board, line):
+                    quit_asked = True
+                    break
+            except ValueError as exc:
+                print(f"error: {exc}")
+                continue
+            await _computer(session, board, auto)
+            print(render(session.state()))
+        if server is not None:
+            if not quit_asked:   # input ended (or the game did): the page stays usable until Ctrl-C
+                print("The web page stays open; press Ctrl-C to stop.", flush=True)
+                await server.wait()
+            await server.stop()
+        await asyncio.sleep(0.05)
+        printer.cancel()
+        if session.controller.state == "game_over":
+            print(session.controller.pdn())
     return 0

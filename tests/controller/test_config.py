@@ -52,7 +52,8 @@ def test_command_line_overrides_file(tmp_path: Path) -> None:
     assert (loaded.variant, loaded.level, loaded.teaching) == ("spanish", 7, False)
 
 
-def test_bad_command_line_value_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_command_line_value_is_a_one_line_error(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "absent.toml"
     code = cli.main(["play", "--config", str(missing)])
     err = capsys.readouterr().err.strip().splitlines()

@@ -1,0 +1,121 @@
+"""Typed events the controller sends to the outside world (web page, broadcast, recorder, tests).
+
+Each event is a frozen dataclass with a ``kind`` string and ``to_json()`` giving a JSON-ready dict.
+The contract is /tmp/contracts/controller_api.md; changes are additive only.
+Additions: ``CrownRequest`` (the LEDs ask the person to crown a piece), ``EngineRequest`` is internal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from firmware_bridge.types import LedFrame, Pattern, Square
+
+_PATTERNS = {Pattern.ON: "on", Pattern.SLOW_BLINK: "slow", Pattern.FAST_BLINK: "fast", Pattern.OFF: "off"}
+
+
+def frame_to_json(frame: LedFrame) -> list[dict[str, Any]]:
+    """An LED frame as a list of lit squares: row, col, colour [r, g, b] and pattern name."""
+    return [{"row": r, "col": c, "colour": [light.colour.r, light.colour.g, light.colour.b],
+             "pattern": _PATTERNS[light.pattern]} for (r, c), light in frame.lights]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every controller event."""
+
+    kind: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON-serialisable dict with its ``kind``."""
+        data = {"kind": self.kind}
+        data.update(self._payload())
+        return data
+
+    def _payload(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class StateChanged(Event):
+    """Anything visible changed: ``state`` is the same dict ``Session.state()`` returns."""
+
+    kind: ClassVar[str] = "state"
+    state: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class MoveCommitted(Event):
+    """A move was committed (journaled and flushed before the LEDs confirmed it)."""
+
+    kind: ClassVar[str] = "move"
+    ply: int
+    text: str
+    by: str
+    fen: str
+
+
+@dataclass(frozen=True)
+class HintFrame(Event):
+    """The LED frame the hint policy chose for the current situation."""
+
+    kind: ClassVar[str] = "hint"
+    frame: LedFrame
+
+    def _payload(self) -> dict[str, Any]:
+        return {"rows": self.frame.rows, "cols": self.frame.cols, "frame": frame_to_json(self.frame)}
+
+
+@dataclass(frozen=True)
+class Refusal(Event):
+    """What is on the board is not a legal move; ``rule`` names the rule that refused it."""
+
+    kind: ClassVar[str] = "refusal"
+    message: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class OutOfSync(Event):
+    """The board disagrees with the game: squares to empty, and squares to fill with colour and king flag."""
+
+    kind: ClassVar[str] = "out_of_sync"
+    to_empty: tuple[Square, ...]
+    to_fill: tuple[tuple[Square, str, bool], ...]
+
+    def _payload(self) -> dict[str, Any]:
+        return {"to_empty": [list(sq) for sq in self.to_empty],
+                "to_fill": [{"rc": list(sq), "color": color, "king": king}
+                            for sq, color, king in self.to_fill]}
+
+
+@dataclass(frozen=True)
+class EngineProgress(Event):
+    """The engine's current search depth, score and principal variation."""
+
+    kind: ClassVar[str] = "engine"
+    depth: int
+    score: float
+    pv: tuple[str, ...] = ()
+
+    def _payload(self) -> dict[str, Any]:
+        return {"depth": self.depth, "score": self.score, "pv": list(self.pv)}
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game ended."""
+
+    kind: ClassVar[str] = "game_over"
+    result: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Message(Event):
+    """A sentence for the person (console, web page); level is info, warning or error."""
+
+    kind: ClassVar[str] = "message"
+    text: str
+    level: str = "info"

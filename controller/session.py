@@ -1,0 +1,413 @@
+"""The asyncio Session: one game at a time on one board, the Controller driven from a single queue.
+
+Sensor snapshots (from the backend's thread), commands (web page, command line) and engine answers all go
+through one asyncio queue and are handled in order on the loop; subscribers receive every Event.
+The computer opponent is any object with ``choose_move(board, level) -> Move`` run in a worker thread, or by
+default the engine's own process (``engine.worker.EngineWorker``) so a search never blocks the board; its
+iterations arrive as throttled EngineProgress events. ``opponent="external"`` plays a Hub engine (the
+config's ``external_engine`` command) and falls back to the built-in engine, with a Message, when it fails.
+One mechanism keeps the page current: after every handled input the state is compared with the last one
+sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
+Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+from firmware_bridge.clock import Clock, MonotonicClock
+from firmware_bridge.interfaces import LedOutput, SensorSource
+from firmware_bridge.types import Occupancy
+from rules import Board, Move
+
+from . import commands as cmd
+from . import events as ev
+from .config import Config
+from .journal import Journal
+from .machine import Controller, EngineJob, GameSettings
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.02
+PROGRESS_SECONDS = 0.1
+"""At most one EngineProgress event per this many seconds (the newest iteration is always delivered)."""
+
+
+class Opponent(Protocol):
+    """A computer player: picks a move for the side to move."""
+
+    def choose_move(self, board: Board, level: int) -> Move: ...
+
+
+@dataclass(frozen=True)
+class _EngineAnswer:
+    token: int
+    move: Move | None
+    note: str | None = None
+
+
+class _WorkerOpponent:
+    """Runs the engine in its own process through engine.worker.EngineWorker."""
+
+    def __init__(self, config: Config, on_progress: Callable[[Any], None] | None = None) -> None:
+        from engine.worker import EngineWorker
+
+        self.config = config
+        self.worker = EngineWorker(on_progress=on_progress)
+
+    def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
+        from engine.levels import get_level
+
+        lvl = get_level(level)
+        # levels that search without randomness run the worker's iterative search (it reports progress)
+        depth = lvl.depth if not lvl.randomised else None
+        budget = min(self.config.engine_time, seconds) if seconds is not None else self.config.engine_time
+        search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth)
+        result = self.worker.wait(search, timeout=budget * 10 + 30)
+        if result is None or result.move_text is None:
+            raise RuntimeError(f"the engine found no move ({result.error if result else 'timeout'})")
+        return board.parse_move(result.move_text)
+
+    def close(self) -> None:
+        self.worker.close()
+
+
+class _ExternalOpponent:
+    """A Hub engine (the config's ``external_engine`` command); the built-in engine takes over when it cannot
+    be started, dies, times out or plays an illegal move. ``take_note()`` gives the reason once."""
+
+    def __init__(self, config: Config, variant: str, builtin: Callable[[], _WorkerOpponent]) -> None:
+        self.config = config
+        self.variant = variant
+        self._builtin = builtin
+        self.hub: Any = None
+        self.failed: str | None = None
+        self._note: str | None = None
+        self._lock = threading.Lock()
+
+    def _fail(self, reason: str) -> None:
+        self.failed = reason
+        self._note = f"The external engine failed: {reason}. The built-in engine plays on."
+        if self.hub is not None:
+            with contextlib.suppress(Exception):
+                self.hub.close()
+            self.hub = None
+
+    def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
+        from engine.external import ExternalEngineError, HubEngine
+
+        with self._lock:
+            if self.failed is None:
+                budget = self.config.engine_time if seconds is None else min(self.config.engine_time, seconds)
+                try:
+                    if not self.config.external_engine.strip():
+                        raise ExternalEngineError("no command is configured (config key external_engine)")
+                    if self.hub is None:
+                        self.hub = HubEngine(self.config.external_engine, self.variant)
+                        self.hub.new_game()
+                    move = self.hub.play(board, budget)
+                    if move not in board.legal_moves:
+                        raise ExternalEngineError(f"it sent the illegal move {move!r}")
+                    return move
+                except (ExternalEngineError, OSError) as exc:
+                    log.warning("external engine failed: %s", exc)
+                    self._fail(str(exc))
+        return self._builtin().choose_move(board, level, seconds)
+
+    def take_note(self) -> str | None:
+        note, self._note = self._note, None
+        return note
+
+    def close(self) -> None:
+        with self._lock:
+            if self.hub is not None:
+                with contextlib.suppress(Exception):
+                    self.hub.close()
+                self.hub = None
+
+
+class Session:
+    """Owns the Controller, its journal and opponent; the web page and CLI talk to it via events/commands."""
+
+    def __init__(self, config: Config, sensors: SensorSource, leds: LedOutput,
+                 journal_dir: Path | None = None, *, opponent: Opponent | None = None,
+                 clock: Clock | None = None) -> None:
+        self.config = config
+        self.sensors = sensors
+        self.leds = leds
+        self.clock = clock or MonotonicClock()
+        self.journal_dir = Path(journal_dir) if journal_dir is not None else None
+        self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
+        self._opponent = opponent
+        self._owned_opponent: _WorkerOpponent | None = None
+        self._external: _ExternalOpponent | None = None
+        self._last_state: dict[str, Any] | None = None
+        self._progress_lock = threading.Lock()
+        self._progress: Any = None
+        self._progress_due = False
+        self._search_token = -1
+        self._builtin_lock = threading.Lock()
+        self._subscribers: list[asyncio.Queue[ev.Event]] = []
+        self._queue: asyncio.Queue[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
+                                     show=leds.show, request_engine=self._request_engine,
+                                     pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume the journaled game (or start a new one) and begin handling snapshots and commands."""
+        self._loop = asyncio.get_running_loop()
+        self._queue = asyncio.Queue()
+        state = self.journal.read() if self.journal is not None else None
+        if state is not None and state.ended is None and state.header.get("settings"):
+            self.controller.resume(state)
+        else:
+            self.controller.new_game()
+        self.sensors.on_snapshot(self._post_snapshot)
+        self._tasks = [asyncio.create_task(self._run(), name="session-run"),
+                       asyncio.create_task(self._ticker(), name="session-tick")]
+        self.sensors.start()
+        self._broadcast_state()
+
+    async def stop(self) -> None:
+        """Stop handling input, close the journal and the engine process."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        if self.journal is not None:
+            self.journal.close()
+        if self._external is not None:
+            await asyncio.to_thread(self._external.close)
+            self._external = None
+        if self._owned_opponent is not None:
+            self._owned_opponent.close()
+            self._owned_opponent = None
+
+    async def __aenter__(self) -> Session:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.stop()
+
+    # --- outside API ------------------------------------------------------------------------------
+    def subscribe(self) -> asyncio.Queue[ev.Event]:
+        """A queue that receives every event from now on."""
+        queue: asyncio.Queue[ev.Event] = asyncio.Queue()
+        self._subscribers.append(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue[ev.Event]) -> None:
+        with contextlib.suppress(ValueError):
+            self._subscribers.remove(queue)
+
+    async def send(self, command: cmd.Command) -> None:
+        """Queue a command; it is handled in order with the board's snapshots."""
+        assert self._queue is not None, "the session is not started"
+        await self._queue.put(command)
+
+    def state(self) -> dict[str, Any]:
+        """The full JSON-ready state (the StateChanged payload)."""
+        return self.controller.state_dict()
+
+    def save_pdn(self) -> Path | None:
+        """Write the game so far (finished or not) to its file under ``games/``; None without a data dir."""
+        return self.controller.write_pdn()
+
+    async def idle(self) -> None:
+        """Wait until every queued input has been handled (for tests and scripts)."""
+        assert self._queue is not None
+        await self._queue.join()
+
+    # --- internals ----------------------------------------------------------------------------------
+    def _post_snapshot(self, occupancy: Occupancy) -> None:
+        loop, queue = self._loop, self._queue
+        if loop is None or queue is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            queue.put_nowait(occupancy)
+        else:
+            loop.call_soon_threadsafe(queue.put_nowait, occupancy)
+
+    def _publish(self, event: ev.Event) -> None:
+        for queue in self._subscribers:
+            queue.put_nowait(event)
+
+    def _broadcast_state(self) -> None:
+        """Send StateChanged when the visible state differs from the last one sent (the one mechanism)."""
+        if not self._subscribers:
+            self._last_state = None
+            return
+        state = self.controller.state_dict()
+        if state != self._last_state:
+            self._last_state = state
+            self._publish(ev.StateChanged(state))
+
+    async def _ticker(self) -> None:
+        assert self._queue is not None
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            due = self.controller.next_deadline()
+            if due is not None and due <= self.clock.now():
+                await self._queue.put(None)
+
+    async def _run(self) -> None:
+        assert self._queue is not None
+        while True:
+            item = await self._queue.get()
+            try:
+                self._handle(item)
+            except ValueError as exc:
+                self.controller._say(str(exc), "error")
+            except Exception:
+                log.exception("session failed handling %r", item)
+            finally:
+                self._broadcast_state()
+                self._queue.task_done()
+
+    def _handle(self, item: Any) -> None:
+        ctl = self.controller
+        if item is None:
+            ctl.tick()
+        elif isinstance(item, Occupancy):
+            ctl.snapshot(item.squares)
+        elif isinstance(item, _EngineAnswer):
+            if item.note is not None and item.token == ctl._engine_token:
+                ctl._say(item.note, "warning")
+            ctl.computer_moved(item.token, item.move)
+        elif isinstance(item, cmd.Command):
+            self._command(item)
+
+    def _command(self, c: cmd.Command) -> None:
+        ctl = self.controller
+        if isinstance(c, cmd.NewGame):
+            settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
+                                    ctl.settings.flipped, c.time_control)
+            self._check_new_game(settings)
+            ctl.new_game(settings)
+            ctl.snapshot(self.sensors.snapshot().squares)
+        elif isinstance(c, cmd.SetupPosition):
+            s = ctl.settings
+            settings = GameSettings(s.variant, s.human_color, s.opponent, s.level, c.fen, s.flipped,
+                                    s.time_control)
+            self._check_new_game(settings)
+            ctl.new_game(settings)
+        elif isinstance(c, cmd.SavePdn):
+            path = self.save_pdn()
+            if path is None:
+                raise ValueError("there is no data directory to save the game in")
+            ctl._say(f"The game so far is saved in {path}.")
+        elif isinstance(c, cmd.Takeback):
+            ctl.takeback(c.plies)
+        elif isinstance(c, cmd.Resign):
+            ctl.resign(c.color)
+        elif isinstance(c, cmd.OfferDraw):
+            ctl.offer_draw(c.color)
+        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
+            ctl.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
+        elif isinstance(c, cmd.Hint):
+            ctl.show_hint()
+        elif isinstance(c, cmd.SetTeaching):
+            ctl.set_teaching(c.on)
+        elif isinstance(c, cmd.MissedCaptureChoice):
+            ctl.missed_choice(c.choice)
+        elif isinstance(c, cmd.ChooseMove):
+            ctl.choose(c.text)
+        elif isinstance(c, cmd.Lift | cmd.Place):
+            board = self.sensors
+            if not hasattr(board, "lift"):
+                raise ValueError("virtual lift/place needs the simulated board")
+            getattr(board, "lift" if isinstance(c, cmd.Lift) else "place")((c.row, c.col))
+
+    def _check_new_game(self, settings: GameSettings) -> None:
+        """Validate before anything changes; a new game also gives a failed external engine a fresh try."""
+        try:
+            settings.check()
+        except ValueError as exc:
+            self._publish(ev.Refusal(f"new game refused: {exc}", "game settings"))
+            raise ValueError(f"New game refused: {exc}") from None
+        if self._external is not None:
+            old, self._external = self._external, None
+            threading.Thread(target=old.close, name="external-engine-close", daemon=True).start()
+
+    def _engine_progress(self, progress: Any) -> None:
+        """Called on the engine worker's reader thread: keep the newest iteration and have the loop publish it
+        at most every PROGRESS_SECONDS."""
+        loop = self._loop
+        if loop is None:
+            return
+        with self._progress_lock:
+            self._progress = (self._search_token, progress)
+            if self._progress_due:
+                return
+            self._progress_due = True
+        loop.call_soon_threadsafe(loop.call_later, PROGRESS_SECONDS, self._flush_progress)
+
+    def _flush_progress(self) -> None:
+        with self._progress_lock:
+            pending, self._progress, self._progress_due = self._progress, None, False
+        ctl = self.controller
+        if pending is None or pending[0] != ctl._engine_token or ctl.state == "game_over":
+            return  # it belongs to a search for an earlier turn
+        progress = pending[1]
+        event = ev.EngineProgress(progress.depth, progress.score / 100, tuple(progress.pv_text))
+        ctl.progress = event.to_json()
+        self._publish(event)
+        self._broadcast_state()
+
+    def _request_engine(self, job: EngineJob) -> None:
+        loop, queue = self._loop, self._queue
+        if loop is None or queue is None:
+            return
+        self._search_token = job.token
+        opponent: Any = self._opponent
+        if opponent is None and self.controller.settings.opponent == "external":
+            if self._external is None or self._external.variant != job.board.variant.id:
+                self._external = _ExternalOpponent(self.config, job.board.variant.id, self._builtin)
+            opponent = self._external
+        elif opponent is None:
+            opponent = self._builtin()
+
+        def think() -> None:
+            note = None
+            try:
+                if isinstance(opponent, _WorkerOpponent | _ExternalOpponent):
+                    move = opponent.choose_move(job.board, job.level, job.seconds)
+                else:
+                    move = opponent.choose_move(job.board, job.level)
+            except Exception as exc:
+                log.exception("the computer opponent failed")
+                move, note = None, f"The computer opponent failed: {exc}"
+            if isinstance(opponent, _ExternalOpponent):
+                note = opponent.take_note() or note
+            loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
+
+        loop.run_in_executor(None, think)
+
+    def _builtin(self) -> _WorkerOpponent:
+        """The built-in engine's worker process (started on first use; thread-safe)."""
+        with self._builtin_lock:
+            if self._owned_opponent is None:
+                self._owned_opponent = _WorkerOpponent(self.config, self._engine_progress)
+            return self._owned_opponent
+
+    def __repr__(self) -> str:
+        return f"Session({self.controller!r})"

@@ -1,0 +1,51 @@
+"""Mapping the rules core's squares to physical (row, col) cells, with the board's orientation.
+
+Occupancy cannot tell on which side White sits, so the orientation comes from the board profile or the
+new-game choice: ``flipped`` means White sits at the far edge (physical row ``rows - 1``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_bridge.types import Square
+from rules import Variant
+
+
+@dataclass(frozen=True)
+class BoardMap:
+    """Rules squares <-> physical cells for one variant and orientation."""
+
+    variant: Variant
+    flipped: bool = False
+
+    @property
+    def rows(self) -> int:
+        return self.variant.height
+
+    @property
+    def cols(self) -> int:
+        return self.variant.width
+
+    def rc(self, sq: int) -> Square:
+        """The physical cell of rules square ``sq``."""
+        row, col = self.variant.geometry.rc(sq)
+        if self.flipped:
+            return (self.rows - 1 - row, self.cols - 1 - col)
+        return (row, col)
+
+    def square(self, cell: Square) -> int | None:
+        """The rules square on a physical cell (None for a cell that is not played on)."""
+        row, col = cell
+        if self.flipped:
+            row, col = self.rows - 1 - row, self.cols - 1 - col
+        return self.variant.geometry.square_at(row, col)
+
+    def name(self, cell: Square) -> str:
+        """The cell's name in the variant's notation (``r3c4`` for a cell that is not played on)."""
+        sq = self.square(cell)
+        return self.variant.geometry.name(sq) if sq is not None else f"r{cell[0]}c{cell[1]}"
+
+    def playing(self) -> frozenset[Square]:
+        """Every physical cell that is played on."""
+        return frozenset(self.rc(sq) for sq in self.variant.geometry.squares)

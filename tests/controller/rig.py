@@ -1,0 +1,106 @@
+"""A test rig: a Controller on a manual clock, driven by physical actions named in the variant's notation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller import events as ev
+from controller.config import Config
+from controller.journal import Journal
+from controller.machine import Controller, EngineJob, GameSettings
+from firmware_bridge.clock import ManualClock
+from firmware_bridge.types import Square
+
+
+class Rig:
+    """Physical actions (lift/place a square, wait) fed as occupancy snapshots into a Controller."""
+
+    def __init__(self, variant: str, tmp: Path | None = None, *, human_color: str = "both",
+                 opponent: str = "person", fen: str | None = None, setup: bool = True, flipped: bool = False,
+                 time_control: str | None = None, **config: object) -> None:
+        self.clock = ManualClock(100.0)
+        self.events: list[ev.Event] = []
+        self.jobs: list[EngineJob] = []
+        self.config = Config(variant=variant, human_color=human_color, opponent=opponent, **config)
+        self.journal = Journal(tmp) if tmp is not None else None
+        self.ctl = Controller(self.config, clock=self.clock, journal=self.journal, emit=self.events.append,
+                              request_engine=self.jobs.append,
+                              settings=GameSettings(variant, human_color, opponent, 3, fen, flipped,
+                                                    time_control),
+                              pdn_dir=tmp)
+        self.ctl.new_game()
+        self.occ: set[Square] = set()
+        if setup:
+            self.set(self.ctl.exp.base)
+
+    # squares by name ---------------------------------------------------------------------------
+    def sq(self, name: str | Square) -> Square:
+        if isinstance(name, tuple):
+            return name
+        return self.ctl.map.rc(self.ctl.variant.geometry.parse_square(name))
+
+    def set(self, squares: object) -> None:
+        self.occ = {self.sq(s) for s in squares}  # type: ignore[attr-defined]
+        self.ctl.snapshot(frozenset(self.occ))
+
+    def wait(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        self.ctl.tick()
+
+    def lift(self, name: str | Square, dt: float = 0.05) -> None:
+        sq = self.sq(name)
+        assert sq in self.occ, f"no piece on {name} to lift"
+        self.occ.discard(sq)
+        self.clock.advance(dt)
+        self.ctl.snapshot(frozenset(self.occ))
+
+    def place(self, name: str | Square, dt: float = 0.05) -> None:
+        sq = self.sq(name)
+        assert sq not in self.occ, f"{name} is occupied"
+        self.occ.add(sq)
+        self.clock.advance(dt)
+        self.ctl.snapshot(frozenset(self.occ))
+
+    def do(self, script: str) -> None:
+        """Run actions like ``"lift 32, place 28, wait 0.4"``."""
+        for action in filter(None, (a.strip() for a in script.split(","))):
+            verb, arg = action.split()
+            if verb == "wait":
+                self.wait(float(arg))
+            else:
+                getattr(self, verb)(arg)
+
+    def move(self, text: str, settle: bool = True) -> None:
+        """Play a legal move the simple way: lift the piece, take off the captured pieces, place it."""
+        board = self.ctl.game.board
+        move = board.parse_move(text)
+        m = self.ctl.map
+        self.lift(m.rc(move.from_square))
+        for sq in move.captures:
+            self.lift(m.rc(sq))
+        self.place(m.rc(move.to_square))
+        if settle:
+            self.wait(0.5)
+
+    def answer_engine(self, text: str) -> None:
+        job = self.jobs[-1]
+        self.ctl.computer_moved(job.token, job.board.parse_move(text))
+
+    # observations ------------------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        return self.ctl.state
+
+    @property
+    def texts(self) -> list[str]:
+        return [r.text for r in self.ctl.records]
+
+    def of(self, kind: type[ev.Event]) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def messages(self) -> str:
+        return "\n".join(e.text for e in self.of(ev.Message))
+
+    def lit(self) -> dict[str, object]:
+        """The lit squares by name -> Light."""
+        return {self.ctl.map.name(sq): light for sq, light in self.ctl.frame.lights}

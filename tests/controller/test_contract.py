@@ -1,0 +1,74 @@
+"""Events serialise to JSON; commands refuse forged input precisely; the journal survives tears."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller import commands as cmd
+from controller import events as ev
+from controller.journal import Journal, JournalError, Record, read_journal
+from firmware_bridge.types import GREEN, LedFrame, Light, Pattern
+
+
+def test_events_to_json_round_trip_through_json() -> None:
+    frame = LedFrame.of(8, 8, {(2, 3): Light(GREEN, Pattern.SLOW_BLINK)})
+    samples = [ev.MoveCommitted(1, "32-28", "white", "B:W28:B1"), ev.HintFrame(frame),
+               ev.Refusal("no", "rule"),
+               ev.OutOfSync(((1, 1),), (((2, 2), "black", True),)), ev.EngineProgress(3, 0.5, ("1-2",)),
+               ev.GameOver("1-0", "no legal move"), ev.Message("hi"), ev.StateChanged({"a": 1})]
+    for event in samples:
+        data = json.loads(json.dumps(event.to_json()))
+        assert data["kind"] == event.kind
+    assert ev.HintFrame(frame).to_json()["frame"] == [{"row": 2, "col": 3, "colour": [0, 255, 0],
+                                                       "pattern": "slow"}]
+    assert ev.OutOfSync(((1, 1),), (((2, 2), "black", True),)).to_json()["to_fill"] == [
+        {"rc": [2, 2], "color": "black", "king": True}]
+
+
+def test_commands_from_json() -> None:
+    assert cmd.Command.from_json({"kind": "takeback", "plies": 2}) == cmd.Takeback(2)
+    new = cmd.Command.from_json({"kind": "new_game", "variant": "spanish", "human_color": "black"})
+    assert new == cmd.NewGame(variant="spanish", human_color="black")
+    assert cmd.Command.from_json({"kind": "lift", "row": 1, "col": 2}) == cmd.Lift(1, 2)
+
+
+@pytest.mark.parametrize("data,message", [
+    ([], "JSON object"),
+    ({"kind": "explode"}, "unknown command kind"),
+    ({"kind": "takeback", "plies": "2"}, "plies"),
+    ({"kind": "takeback", "plies": 0}, "1-1000"),
+    ({"kind": "takeback", "evil": 1}, "unexpected field"),
+    ({"kind": "new_game", "human_color": "green"}, "human_color"),
+    ({"kind": "new_game", "level": 11}, "level"),
+    ({"kind": "missed_capture_choice", "choice": "maybe"}, "choice"),
+    ({"kind": "set_teaching", "on": "yes"}, "on"),
+    ({"kind": "lift", "row": -1, "col": 0}, "row"),
+    ({"kind": "resign", "color": True}, "color"),
+])
+def test_bad_commands_are_refused_precisely(data: object, message: str) -> None:
+    with pytest.raises(cmd.CommandError, match=message):
+        cmd.Command.from_json(data)
+
+
+def test_journal_ignores_a_torn_last_line(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    journal.start({"settings": {"variant": "english"}})
+    journal.record(Record("move", "9-13", "W:...", "black"))
+    journal.record(Record("move", "22-18", "B:...", "white"))
+    journal.takeback(1)
+    journal.record(Record("move", "22-17", "B:...", "white"))
+    journal.close()
+    with open(journal.path, "a", encoding="utf-8") as fh:
+        fh.write('{"type":"move","text":"13-2')  # power cut mid-write
+    state = read_journal(journal.path)
+    assert [r.text for r in state.records] == ["9-13", "22-17"] and state.ended is None
+
+
+def test_journal_refuses_a_corrupt_middle_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    path.write_text('{"type":"start"}\ngarbage\n{"type":"end","result":"1-0","reason":"x"}\n')
+    with pytest.raises(JournalError, match="line 2"):
+        read_journal(path)

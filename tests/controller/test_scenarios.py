@@ -1,0 +1,488 @@
+"""Scenario tests: physical actions (lift, place, wait) in many variants, checked against the game."""
+
+from __future__ import annotations
+
+import pytest
+from rig import Rig
+
+from controller import events as ev
+from firmware_bridge.types import BLUE, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Pattern
+
+OPENINGS = {  # variant -> a first move and a reply
+    "spanish": ("12-16", "21-17"),
+    "international": ("32-28", "19-23"),
+    "english": ("9-13", "22-18"),
+    "russian": ("c3-d4", "f6-g5"),
+    "italian": ("21-17", "10-14"),
+    "turkish": ("a3-a4", "a6-a5"),
+    "thai": ("27-24", "6-9"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(OPENINGS))
+def test_simple_moves_commit_at_once(variant: str) -> None:
+    r = Rig(variant)
+    assert r.state == "player_to_move"
+    first, reply = OPENINGS[variant]
+    r.move(first, settle=False)
+    assert r.texts == [first], "a simple move no longer move could extend commits without waiting"
+    r.move(reply, settle=False)
+    assert r.texts == [first, reply]
+    assert [e.text for e in r.of(ev.MoveCommitted)] == [first, reply]
+    assert r.ctl.game.board.fen() == r.of(ev.MoveCommitted)[-1].fen
+
+
+@pytest.mark.parametrize("variant", sorted(OPENINGS))
+def test_lift_shows_destinations_and_replacing_changes_nothing(variant: str) -> None:
+    r = Rig(variant)
+    first, _ = OPENINGS[variant]
+    origin, target = first.split("-")
+    r.lift(origin)
+    assert r.state == "piece_lifted"
+    assert r.lit()[target].colour == GREEN
+    r.place(origin)
+    assert r.state == "player_to_move" and r.texts == []
+
+
+@pytest.mark.parametrize("order", ["captured_first", "captured_during", "captured_after"])
+def test_capture_any_removal_order_international(order: str) -> None:
+    r = Rig("international", fen="W:W28:B23,1")  # 28x19 only
+    script = {"captured_first": "lift 23, lift 28, place 19",
+              "captured_during": "lift 28, lift 23, place 19",
+              "captured_after": "lift 28, place 19, lift 23"}[order]
+    r.do(script)
+    assert r.texts == ["28x19"]
+    assert r.state == "player_to_move"
+
+
+def test_capture_in_progress_shows_next_landing_and_pieces_to_take_off() -> None:
+    r = Rig("international", fen="W:W38:B32,22,1")  # a two-piece capture by a man
+    shape = r.ctl.exp.shapes[0]
+    mid = r.ctl.map.name(shape.path[1])
+    r.do(f"lift 38, place {mid}")
+    assert r.state == "capture_in_progress"
+    lit = r.lit()
+    assert lit[r.ctl.map.name(shape.path[2])].colour == GREEN
+    assert lit["32"].colour == RED and lit["22"].colour == RED
+    r.wait(10)  # a stop during a multi-capture never goes out of sync nor commits
+    assert r.state == "capture_in_progress" and r.texts == []
+    r.do(f"lift {mid}, lift 32, lift 22, place {shape.text.split('x')[-1]}")
+    assert r.texts == [shape.text]
+
+
+def test_english_multi_capture_intermediate_square_touched_or_skipped() -> None:
+    for touch in (True, False):
+        r = Rig("english", fen="B:W15,23:B10")
+        if touch:
+            r.do("lift 10, place 19, lift 15, lift 19, lift 23, place 26")
+        else:
+            r.do("lift 10, lift 15, lift 23, place 26")
+        assert r.texts == ["10x26"]
+
+
+def test_capture_ending_on_its_own_start_square() -> None:
+    r = Rig("international", fen="W:WK38:B32,22,23,33,1")
+    assert "38x38" in [s.text for s in r.ctl.exp.shapes]
+    r.do("lift 32, lift 22, lift 23, lift 33")
+    r.wait(0.35)
+    assert r.texts == ["38x38"]
+    assert r.of(ev.MoveCommitted)[-1].text == "38x38"
+
+
+def test_flying_king_passing_squares_waits_for_settle() -> None:
+    r = Rig("international", fen="W:WK46:B5")
+    r.do("lift 46, place 41")
+    assert r.state == "move_pending_settle" and r.texts == []
+    r.do("lift 41, place 37")
+    r.wait(0.2)
+    assert r.texts == [], "committed before the settle time"
+    r.wait(0.15)
+    assert r.texts == ["46-37"] and r.state == "player_to_move"
+
+
+def test_flying_king_slide_to_the_end_commits_at_once() -> None:
+    r = Rig("russian", fen="W:WKa1:Bh8")
+    r.do("lift a1, place b2, lift b2, place c3, lift c3, place g7")
+    assert r.texts == ["a1-g7"]
+
+
+def test_reply_before_settle_commits_the_pending_move() -> None:
+    r = Rig("international", fen="W:WK46:B5")
+    r.do("lift 46, place 37")
+    assert r.state == "move_pending_settle"
+    r.do("lift 5")  # black touches his piece before the settle time ran out
+    assert r.texts == ["46-37"] and r.state == "piece_lifted"
+    r.do("place 10")
+    assert r.texts == ["46-37", "5-10"]
+
+
+def test_wrong_colour_of_squares_english_set_up_for_spanish() -> None:
+    r = Rig("spanish", setup=False)
+    english = Rig("english", setup=False)
+    r.set(english.ctl.exp.base)
+    assert r.state == "waiting_start"
+    assert "wrong colour of squares" in r.messages()
+    lit = r.lit()
+    assert sum(1 for light in lit.values() if light.colour == RED) == 24
+    r.set(r.ctl.exp.base)
+    assert r.state == "player_to_move"
+
+
+def test_orientation_from_the_setting() -> None:
+    r = Rig("international", flipped=True)
+    assert r.state == "player_to_move"
+    assert r.sq("46") == (9, 9)  # white's square 46 is at the far corner when White sits at the far side
+    r.move("32-28")
+    assert r.texts == ["32-28"]
+
+
+@pytest.mark.parametrize("variant,fen,moves,crowned", [
+    ("russian", "W:Wb6:Bh8", ["b6-a7", "h8-g7", "a7-b8"], "b8"),
+    ("english", "B:W30:B23", ["23-27", "30-26", "27-31"], "31"),
+    ("turkish", "W:Wa7,a2:Bh3,g3", ["a7-a8"], "a8"),
+])
+def test_promotion_asks_to_crown(variant: str, fen: str, moves: list[str], crowned: str) -> None:
+    r = Rig(variant, fen=fen)
+    for m in moves:
+        r.move(m)
+    assert r.texts == moves
+    assert r.lit()[crowned] == r.lit()[crowned].__class__(PURPLE, Pattern.FAST_BLINK)
+    assert "Crown the piece on " + crowned in r.messages()
+    assert r.ctl.game.board.piece_at(r.ctl.variant.geometry.parse_square(crowned)).king
+
+
+def test_out_of_sync_after_grace_and_resume() -> None:
+    r = Rig("international")
+    r.lift("1")  # black piece lifted on white's turn
+    r.wait(2.9)
+    assert r.state == "player_to_move", "out of sync before the grace time"
+    r.wait(0.2)
+    assert r.state == "out_of_sync"
+    sync = r.of(ev.OutOfSync)[-1]
+    assert sync.to_empty == () and sync.to_fill == ((r.sq("1"), "black", False),)
+    assert r.lit()["1"].colour == BLUE
+    assert "put a black man on 1" in r.messages()
+    r.place("1")
+    assert r.state == "player_to_move"
+    r.move("32-28", settle=False)
+    assert r.texts == ["32-28"]
+
+
+def test_flicker_shorter_than_settle_changes_nothing() -> None:
+    r = Rig("international")
+    frame = r.ctl.frame
+    r.place("25", dt=0.01)
+    r.lift("25", dt=0.1)
+    r.wait(5)
+    assert r.state == "player_to_move" and r.texts == [] and r.ctl.frame == frame
+    assert not r.of(ev.OutOfSync)
+
+
+def test_out_of_sync_knocked_piece_shows_squares_to_empty_and_fill() -> None:
+    r = Rig("english")
+    r.do("lift 1, place 14, wait 3.5")  # a black piece knocked from 1 onto 14 on Black's turn
+    assert r.state == "out_of_sync"
+    sync = r.of(ev.OutOfSync)[-1]
+    assert sync.to_empty == (r.sq("14"),) and sync.to_fill == ((r.sq("1"), "black", False),)
+    assert r.lit()["14"].colour == RED and r.lit()["1"].colour == BLUE
+    assert "take the piece off 14; put a black man on 1" in r.messages()
+    r.do("lift 14")
+    assert r.state == "out_of_sync" and r.lit()["1"].colour == BLUE and "14" not in r.lit()
+    r.do("place 1")
+    assert r.state == "player_to_move"
+
+
+def test_refusal_names_the_rule_in_teaching_mode() -> None:
+    r = Rig("international", fen="W:W28,40:B23", teaching=True)
+    r.do("lift 40, place 34")
+    refusal = r.of(ev.Refusal)[-1]
+    assert refusal.rule == "compulsory capture"
+    assert "compulsory" in r.messages() and "rule of compulsory capture" in r.messages()
+    assert r.lit()["28"].colour == ORANGE
+    r.do("lift 34, place 40")
+    assert r.state == "player_to_move"
+
+
+def test_lift_of_a_piece_that_may_not_move_shows_no() -> None:
+    r = Rig("international", fen="W:W28,40:B23")
+    r.lift("40")
+    lit = r.lit()
+    assert lit["40"] == lit["40"].__class__(RED, Pattern.FAST_BLINK)
+    assert lit["28"].colour == ORANGE
+
+
+def test_computer_move_shown_and_accepted_only_when_executed_exactly() -> None:
+    r = Rig("international", human_color="white", opponent="engine")
+    r.move("32-28")
+    assert r.state == "computer_move_pending" and r.jobs
+    r.answer_engine("19-23")
+    lit = r.lit()
+    assert lit["19"].colour == YELLOW and lit["23"].colour == YELLOW
+    r.do("lift 20, place 24")  # a different legal move for the computer
+    assert r.texts == ["32-28"]
+    assert "not the computer's move 19-23" in r.messages()
+    r.do("lift 24, place 20, lift 19, place 23")
+    assert r.texts == ["32-28", "19-23"] and r.state == "player_to_move"
+
+
+def test_computer_alternative_accepted_when_configured() -> None:
+    r = Rig("international", human_color="white", opponent="engine", accept_alternative=True)
+    r.move("32-28")
+    r.answer_engine("19-23")
+    r.do("lift 20, place 24")
+    assert r.texts == ["32-28", "20-24"]
+
+
+def test_computer_capture_then_reply_before_settle() -> None:
+    r = Rig("international", fen="B:WK46:B5", human_color="white", opponent="engine")
+    r.answer_engine("5-10")
+    r.do("lift 5, place 10")
+    assert r.texts == ["5-10"]
+    assert r.state == "player_to_move"
+
+
+def test_stale_engine_answer_after_takeback_is_ignored() -> None:
+    r = Rig("international", human_color="white", opponent="engine")
+    r.move("32-28")
+    token = r.jobs[-1].token
+    r.do("lift 28, place 32, wait 0.4")
+    assert r.texts == [] and r.state == "player_to_move"
+    r.ctl.computer_moved(token, r.jobs[-1].board.parse_move("19-23"))
+    assert r.ctl.computer_shape is None
+
+
+@pytest.mark.parametrize("variant", sorted(OPENINGS))
+def test_physical_takeback(variant: str) -> None:
+    r = Rig(variant)
+    first, reply = OPENINGS[variant]
+    r.move(first)
+    r.move(reply)
+    a, b = reply.split("-")
+    r.do(f"lift {b}, place {a}")
+    r.wait(0.35)
+    assert r.texts == [first], "restoring the position before the last move takes it back"
+    a, b = first.split("-")
+    r.do(f"lift {b}, place {a}, wait 0.35")
+    assert r.texts == []
+
+
+def test_takeback_disabled_goes_out_of_sync() -> None:
+    r = Rig("international", takeback=False)
+    r.move("32-28")
+    r.move("19-23")
+    r.do("lift 23, place 19, wait 3.5")
+    assert r.texts == ["32-28", "19-23"] and r.state == "out_of_sync"
+
+
+def test_takeback_command_guides_pieces_back() -> None:
+    r = Rig("spanish")
+    r.move("12-16")
+    r.move("21-17")
+    r.ctl.takeback(2)
+    assert r.texts == [] and r.state == "out_of_sync"
+    r.wait(5)
+    assert r.texts == [], "the board still showing the moves must not commit them again"
+    lit = r.lit()
+    assert lit["12"].colour == WHITE and lit["16"].colour == RED and lit["21"].colour == BLUE
+    r.do("lift 16, place 12, lift 17, place 21")
+    assert r.state == "player_to_move"
+
+
+def test_setting_up_the_start_position_starts_a_new_game() -> None:
+    r = Rig("english")
+    for m in ["9-13", "22-18", "13-17", "21-14"][:2]:
+        r.move(m)
+    r.set(r.ctl.start_occupancy)
+    r.wait(0.4)
+    assert r.texts == [] and r.state == "player_to_move"
+
+
+def test_game_over_and_pdn(tmp_path) -> None:
+    r = Rig("international", tmp_path, fen="W:W28:B23")
+    r.move("28x19")
+    assert r.state == "game_over"
+    assert r.of(ev.GameOver)[-1].result == "1-0"
+    assert all(light.colour == GREEN for light in r.ctl.frame.as_dict().values())
+    [written] = list(tmp_path.glob("*-international.pdn"))
+    pdn = written.read_text()
+    assert "28x19" in pdn and '[Result "1-0"]' in pdn
+
+
+# --- missed captures --------------------------------------------------------------------------------
+
+def test_missed_capture_rejected_international() -> None:
+    r = Rig("international", fen="W:W28,40:B23,1")
+    r.do("lift 40, place 34, wait 1")
+    assert r.texts == [] and r.of(ev.Refusal)[-1].rule == "compulsory capture"
+    r.wait(3)
+    assert r.state == "out_of_sync"
+
+
+def test_missed_capture_polish_opponent_accepts() -> None:
+    r = Rig("polish", fen="W:W28,40:B23,1")
+    r.do("lift 40, place 34, wait 0.4")
+    assert r.state == "missed_capture"
+    assert "black chooses: retract or accept" in r.messages()
+    assert r.lit()["28"].colour == ORANGE
+    with pytest.raises(ValueError, match="huff"):
+        r.ctl.missed_choice("huff")
+    r.ctl.missed_choice("accept")
+    assert r.texts == ["40-34"] and r.state == "player_to_move"
+    assert r.ctl.game.board.turn.name == "BLACK"
+    reply = r.ctl.exp.shapes[0].text
+    r.move(reply)
+    assert r.texts == ["40-34", reply]
+
+
+def test_missed_capture_polish_opponent_retracts() -> None:
+    r = Rig("polish", fen="W:W28,40:B23,1")
+    r.do("lift 40, place 34, wait 0.4")
+    r.ctl.missed_choice("retract")
+    assert r.state == "out_of_sync" and r.texts == []
+    r.do("lift 34, place 40")
+    assert r.state == "player_to_move"
+    r.move("28x19")
+    assert r.texts == ["28x19"]
+
+
+def test_missed_capture_spanish_traditional_huff() -> None:
+    r = Rig("spanish-traditional", fen="W:W21,29:B18,4")
+    assert [s.text for s in r.ctl.exp.shapes] == ["21x14"]
+    r.do("lift 29, place 25, wait 0.4")
+    assert r.state == "missed_capture"
+    assert "retract or huff" in r.messages()
+    r.ctl.missed_choice("huff")
+    assert r.state == "out_of_sync"
+    assert r.lit()["21"].colour == RED  # take the huffed piece off
+    r.lift("21")
+    assert r.state == "player_to_move" and r.ctl.game.board.turn.name == "BLACK"
+    assert r.texts == ["29-25 (huff 21)"]
+
+
+def test_missed_capture_czech_accepted_on_next_move_or_retracted() -> None:
+    r = Rig("czech", fen="W:Wc3,a1:Bd4,h8")
+    r.do("lift a1, place b2, wait 0.4")
+    assert r.texts == ["a1-b2"] and r.state == "player_to_move"
+    assert "retract it before moving" in r.messages()
+    r.ctl.missed_choice("retract")
+    assert r.texts == [] and r.state == "out_of_sync"
+    r.do("lift b2, place a1")
+    assert r.state == "player_to_move"
+    r.do("lift a1, place b2, wait 0.4")
+    r.move("h8-g7")
+    assert r.texts == ["a1-b2", "h8-g7"]
+    with pytest.raises(ValueError):
+        r.ctl.missed_choice("retract")
+
+
+def test_resume_from_journal(tmp_path) -> None:
+    r = Rig("international", tmp_path)
+    r.move("32-28")
+    r.move("19-23")
+    state = r.journal.read()
+    assert [rec.text for rec in state.records] == ["32-28", "19-23"]
+    r2 = Rig("international", None, setup=False)
+    r2.ctl.resume(state)
+    r2.set(Rig("international").ctl.exp.base)  # the board was reset meanwhile: LEDs guide restoring
+    assert r2.state == "waiting_start"
+    assert r2.lit()["32"].colour == RED and r2.lit()["28"].colour == WHITE
+    r2.set(r.ctl.exp.base)
+    assert r2.state == "player_to_move" and r2.texts == ["32-28", "19-23"]
+
+
+# --- captures in every variant, any order --------------------------------------------------------
+
+def _until_capture(variant: str, seed: int) -> Rig:
+    import random
+
+    rng = random.Random(seed)
+    r = Rig(variant)
+    for _ in range(60):
+        if any(s.captures for s in r.ctl.exp.shapes):
+            return r
+        r.move(rng.choice(r.ctl.exp.shapes).text)
+    raise AssertionError(f"no capture arose in {variant}")
+
+
+@pytest.mark.parametrize("variant", sorted(OPENINGS))
+@pytest.mark.parametrize("order", ["captured_first", "captured_during", "captured_after", "touch_path"])
+def test_capture_any_order_every_variant(variant: str, order: str) -> None:
+    r = _until_capture(variant, seed=len(variant))
+    before = len(r.texts)
+    shape = next(s for s in r.ctl.exp.shapes if s.captures)
+    if len(r.ctl.exp.by_result[shape.result]) > 1:
+        pytest.fail("test position is ambiguous")
+    caps = list(shape.captures)
+    if order == "captured_first":
+        steps = [("lift", sq) for sq in caps] + [("lift", shape.origin), ("place", shape.target)]
+    elif order == "captured_during":
+        steps = [("lift", shape.origin), ("lift", caps[0]), ("place", shape.target)] + [
+            ("lift", sq) for sq in caps[1:]]
+    elif order == "captured_after":
+        steps = [("lift", shape.origin), ("place", shape.target)] + [("lift", sq) for sq in caps]
+    else:
+        steps = [("lift", shape.origin)]
+        for landing, cap in zip(shape.path[1:-1], caps, strict=False):
+            steps += [("lift", cap), ("place", landing), ("lift", landing)]
+        steps += [("lift", sq) for sq in caps[len(shape.path) - 2:]] + [("place", shape.target)]
+    occ = set(r.occ)
+    for verb, sq in steps:
+        if verb == "lift" and sq in occ:
+            occ.discard(sq)
+            r.lift(sq)
+        elif verb == "place" and sq not in occ:
+            occ.add(sq)
+            r.place(sq)
+    r.wait(0.35)
+    assert r.texts[before:] == [shape.text]
+    assert r.state in ("player_to_move", "game_over")
+
+
+def test_two_moves_with_the_same_result_are_told_apart_by_touch_or_asked() -> None:
+    from controller.inference import disambiguate
+
+    r = Rig("international", fen="W:W31,35:B1")
+    a, b = r.ctl.exp.shapes_from(r.sq("31"))[0], r.ctl.exp.shapes_from(r.sq("35"))[0]
+    assert disambiguate((a, b), frozenset({a.origin, a.target})) == (a,)
+    assert disambiguate((a, b), frozenset({b.origin, b.target})) == (b,)
+    assert disambiguate((a, b), frozenset()) == (a, b)
+    # A board that two moves explain equally (as two circular captures would): the LEDs ask.
+    r.ctl._ask((a, b))
+    assert r.state == "ambiguous"
+    assert set(r.lit()) >= {"31", "35"}
+    assert "or" in r.messages().splitlines()[-1]
+    r.ctl.choose(b.text)
+    assert r.texts == [b.text]
+
+
+def test_teaching_mode_shows_the_whole_compulsory_capture_path() -> None:
+    plain = Rig("international", fen="W:W38:B32,22,1")
+    taught = Rig("international", fen="W:W38:B32,22,1", teaching=True)
+    shape = taught.ctl.exp.shapes[0]
+    landings = {taught.ctl.map.name(sq) for sq in shape.path[1:]}
+    assert landings <= set(taught.lit())
+    assert not landings & set(plain.lit())
+    assert plain.lit()["38"].colour == ORANGE
+
+
+def test_pdn_reads_back_through_the_rules_core(tmp_path) -> None:
+    from rules.pdn import read_game
+
+    r = Rig("english", tmp_path)
+    for text in ["9-13", "22-18", "13-17"]:
+        r.move(text)
+    game = read_game(r.ctl.pdn().splitlines(), validate=True, variant="english")
+    assert [m.text for m in game.moves] == ["9-13", "22-18", "13-17"] and not game.errors
+    assert game.tags["GameType"].startswith("21")
+
+
+def test_engine_answer_while_out_of_sync_is_kept_for_when_the_board_matches() -> None:
+    r = Rig("international", human_color="white", opponent="engine")
+    r.move("32-28")
+    r.do("place 25, wait 3.5")  # something knocked onto 25 while the computer thinks
+    assert r.state == "out_of_sync"
+    r.answer_engine("19-23")
+    r.do("lift 25")
+    assert r.state == "computer_move_pending" and r.lit()["19"].colour == YELLOW
+    r.do("lift 19, place 23")
+    assert r.texts == ["32-28", "19-23"]

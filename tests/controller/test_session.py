@@ -1,0 +1,115 @@
+"""The asyncio Session on the simulated board: events out, commands in, the real engine as opponent."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from controller import commands as cmd
+from controller import events as ev
+from controller.config import Config
+from controller.session import Session
+from engine.core import Engine
+from firmware_bridge.simulated import SimulatedBoard
+
+
+class LevelOneEngine:
+    """The real engine, at its weakest level (quick)."""
+
+    def __init__(self, variant: str) -> None:
+        self.engine = Engine(variant)
+
+    def choose_move(self, board, level):
+        return self.engine.choose_move(board, 1, time_limit=0.05)
+
+
+async def _until(queue: asyncio.Queue, kind: type, timeout: float = 10.0):
+    while True:
+        event = await asyncio.wait_for(queue.get(), timeout)
+        if isinstance(event, kind):
+            return event
+
+
+def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="black", opponent="engine", settle_ms=50, grace_ms=500)
+        session = Session(config, board, board, tmp_path, opponent=LevelOneEngine("english"))
+        async with session:
+            events = session.subscribe()
+            board.set_occupancy(session.controller.exp.base)
+            await session.idle()
+            assert session.state()["state"] == "player_to_move"
+            await session.send(cmd.Lift(5, 1))   # a black man, moved through the virtual board
+            await session.send(cmd.Place(4, 0))
+            moved = await _until(events, ev.MoveCommitted)
+            assert moved.by == "black"
+            await _until(events, ev.Message)  # the computer announces its move
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if session.controller.computer_shape is not None:
+                    break
+            shape = session.controller.computer_shape
+            assert shape is not None and session.state()["engine"]["move"] == shape.text
+            board.lift(shape.origin)
+            for sq in shape.captures:
+                board.lift(sq)
+            board.place(shape.target)
+            second = await _until(events, ev.MoveCommitted)
+            assert second.by == "white" and second.text == shape.text
+            await session.idle()
+            state = session.state()
+            assert [m["text"] for m in state["moves"]] == [moved.text, second.text]
+            assert state["turn"] == "black" and len(state["pieces"]) == 24
+            await session.send(cmd.Takeback(2))
+            await session.idle()
+            assert session.state()["state"] == "out_of_sync"
+            await session.send(cmd.Command.from_json({"kind": "resign", "color": "black"}))
+            over = await _until(events, ev.GameOver)
+            assert over.result == "1-0" and over.reason == "resignation"
+        assert len(list((tmp_path / "games").glob("*-english.pdn"))) == 1
+
+    asyncio.run(main())
+
+
+def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(10, 10)
+        config = Config(variant="international", human_color="both", opponent="person")
+        async with Session(config, board, board, tmp_path) as session:
+            board.set_occupancy(session.controller.exp.base)
+            await session.idle()
+            ctl = session.controller
+            board.lift(ctl.map.rc(ctl.variant.geometry.parse_square("32")))
+            board.place(ctl.map.rc(ctl.variant.geometry.parse_square("28")))
+            await session.idle()
+            assert len(session.controller.records) == 1
+            position = session.controller.exp.base
+        board2 = SimulatedBoard(10, 10)
+        async with Session(config, board2, board2, tmp_path) as again:
+            await again.idle()
+            assert again.state()["state"] == "waiting_start"
+            board2.set_occupancy(position)
+            await again.idle()
+            assert again.state()["state"] == "player_to_move"
+            assert [m["text"] for m in again.state()["moves"]] == [session.controller.records[0].text]
+
+    asyncio.run(main())
+
+
+def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="white", opponent="engine", level=1, engine_time=0.1)
+        async with Session(config, board, board, tmp_path) as session:
+            board.set_occupancy(session.controller.exp.base)  # Black (the engine) moves first in English
+            for _ in range(1500):
+                await asyncio.sleep(0.01)
+                if session.controller.computer_shape is not None:
+                    break
+            shape = session.controller.computer_shape
+            assert shape is not None and shape.text in session.state()["legal_moves"]
+            assert session._owned_opponent is not None and session._owned_opponent.worker.alive
+        assert session._owned_opponent is None
+
+    asyncio.run(main())

@@ -1,0 +1,226 @@
+"""The Session's event stream: StateChanged after every visible change, engine progress, clocks on the loop,
+SavePdn, and the external engine opponent with its fallback."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from pathlib import Path
+
+from controller import commands as cmd
+from controller import events as ev
+from controller.config import Config
+from controller.session import Session
+from engine.worker import WorkerProgress
+from firmware_bridge.clock import ManualClock
+from firmware_bridge.simulated import SimulatedBoard
+from rules.pdn import read_games
+
+HERE = Path(__file__).parent
+
+
+def _drain(queue: asyncio.Queue) -> list[ev.Event]:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
+async def _until(queue: asyncio.Queue, test, timeout: float = 20.0) -> ev.Event:
+    async with asyncio.timeout(timeout):
+        while True:
+            event = await queue.get()
+            if test(event):
+                return event
+
+
+def _states(events: list[ev.Event]) -> list[dict]:
+    return [e.state for e in events if isinstance(e, ev.StateChanged)]
+
+
+async def _started(session: Session, board: SimulatedBoard) -> asyncio.Queue:
+    board.set_occupancy(session.controller.exp.base)
+    await session.idle()
+    events = session.subscribe()
+    return events
+
+
+def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        clock = ManualClock(100.0)
+        config = Config(variant="english", human_color="both", opponent="person", grace_ms=1000)
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            events = await _started(session, board)
+            await session.send(cmd.Hint())
+            await session.idle()
+            [state] = _states(_drain(events))
+            assert state["leds"] == session.state()["leds"] and len(state["leds"]) > 0
+
+            board.lift((5, 1))     # a black man off the board and onto a square it cannot reach
+            board.place((3, 3))
+            await session.idle()
+            _drain(events)
+            clock.advance(1.5)     # the grace time runs out: the ticker puts the board out of sync
+            state = (await _until(events, lambda e: isinstance(e, ev.StateChanged))).state
+            assert state["state"] == "out_of_sync"
+            board.lift((3, 3))
+            board.place((5, 1))
+            await session.idle()
+            assert session.state()["state"] == "player_to_move"
+
+            _drain(events)
+            await session.send(cmd.Resign("white"))
+            await session.idle()
+            got = _drain(events)
+            assert any(isinstance(e, ev.GameOver) for e in got)
+            assert _states(got)[-1]["result"] == {"result": "0-1", "reason": "resignation"}
+
+    asyncio.run(main())
+
+
+def test_draw_agreement_sends_state_changed(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="both", opponent="person")
+        async with Session(config, board, board, None, clock=ManualClock(0.0)) as session:
+            events = await _started(session, board)
+            await session.send(cmd.OfferDraw("white"))
+            await session.send(cmd.AcceptDraw("black"))
+            await session.idle()
+            states = _states(_drain(events))
+            assert len(states) == 2 and states[-1]["result"]["result"] == "1/2-1/2"
+
+    asyncio.run(main())
+
+
+def test_clocks_run_on_the_session_and_the_flag_ends_the_game(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        clock = ManualClock(0.0)
+        config = Config(variant="english", human_color="both", opponent="person")
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            await session.send(cmd.NewGame("english", "both", "person", 3, "1+0"))
+            events = await _started(session, board)
+            assert session.state()["clocks"]["black"] == 60
+            clock.advance(20.5)
+            state = (await _until(events, lambda e: isinstance(e, ev.StateChanged))).state
+            assert state["clocks"]["black"] == 40 and state["clocks"]["white"] == 60
+            clock.advance(40)
+            over = await _until(events, lambda e: isinstance(e, ev.GameOver))
+            assert over.result == "1-0" and "time" in over.reason
+            [path] = (tmp_path / "games").glob("*-english.pdn")
+            assert '[TimeControl "1+0"]' in path.read_text()
+
+    asyncio.run(main())
+
+
+def test_save_pdn_command_writes_the_game_in_progress(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
+        async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
+            events = await _started(session, board)
+            board.lift((5, 1))
+            board.place((4, 0))
+            await _until(events, lambda e: isinstance(e, ev.MoveCommitted))
+            await session.send(cmd.Command.from_json({"kind": "save_pdn"}))
+            await session.idle()
+            [path] = (tmp_path / "games").glob("*.pdn")
+            game = read_games(path.read_text())[0]
+            assert game.tags["Result"] == "*" and len(game.mainline.moves) == 1
+            assert any(isinstance(e, ev.Message) and str(path) in e.text for e in _drain(events))
+
+    asyncio.run(main())
+
+
+class _Blocked:
+    """An opponent that thinks until released (keeps the session in computer_move_pending)."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def choose_move(self, board, level):
+        self.release.wait(10)
+        return board.legal_moves[0]
+
+
+def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="white", opponent="engine")
+        opponent = _Blocked()
+        async with Session(config, board, board, None, opponent=opponent) as session:
+            events = await _started(session, board)
+            assert session.state()["state"] == "computer_move_pending"
+
+            def burst() -> None:   # as the worker's reader thread would
+                for depth in range(1, 41):
+                    session._engine_progress(WorkerProgress(1, depth, 10 * depth, (f"pv{depth}",), 100, 0.01))
+
+            await asyncio.to_thread(burst)
+            await asyncio.sleep(0.5)
+            got = [e for e in _drain(events) if isinstance(e, ev.EngineProgress)]
+            assert 1 <= len(got) <= 3, [e.depth for e in got]
+            assert (got[-1].depth, got[-1].score, got[-1].pv) == (40, 4.0, ("pv40",))
+            assert session.state()["engine"]["progress"]["depth"] == 40
+            opponent.release.set()
+
+    asyncio.run(main())
+
+
+def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="white", opponent="engine", level=9, engine_time=1.0)
+        async with Session(config, board, board, None) as session:
+            events = await _started(session, board)
+            progress = await _until(events, lambda e: isinstance(e, ev.EngineProgress), timeout=30)
+            assert progress.depth >= 1 and progress.pv and progress.pv[0] in session.state()["legal_moves"]
+            await _until(events, lambda e: isinstance(e, ev.StateChanged) and e.state["engine"]["move"],
+                         timeout=30)
+
+    asyncio.run(main())
+
+
+def _external_game(tmp_path: Path, command: str) -> tuple[list[ev.Event], str]:
+    async def main() -> tuple[list[ev.Event], str]:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="white", opponent="engine", engine_time=0.3,
+                        external_engine=command)
+        async with Session(config, board, board, None) as session:
+            await session.send(cmd.NewGame("english", "white", "external", 1))
+            events = await _started(session, board)
+            assert session.state()["state"] == "computer_move_pending"   # Black moves first in English
+            seen: list[ev.Event] = []
+
+            def done(event: ev.Event) -> bool:
+                seen.append(event)
+                return isinstance(event, ev.StateChanged) and bool(event.state["engine"]["move"])
+
+            event = await _until(events, done, timeout=40)
+            return seen, event.state["engine"]["move"]
+
+    got, move = asyncio.run(main())
+    return got, move
+
+
+def test_external_hub_engine_plays(tmp_path: Path) -> None:
+    got, move = _external_game(tmp_path, f"{sys.executable} -m engine.hub")
+    assert move
+    assert not [e for e in got if isinstance(e, ev.Message) and "external" in e.text]
+
+
+def test_external_engine_that_dies_is_replaced_by_the_builtin_engine(tmp_path: Path) -> None:
+    got, move = _external_game(tmp_path, f"{sys.executable} -c 'raise SystemExit(3)'")
+    assert move
+    [note] = [e for e in got if isinstance(e, ev.Message) and "external engine failed" in e.text]
+    assert note.level == "warning" and "built-in engine" in note.text
+
+
+def test_external_engine_with_an_illegal_move_is_replaced(tmp_path: Path) -> None:
+    got, move = _external_game(tmp_path, f"{sys.executable} {HERE / 'illegal_hub.py'}")
+    assert move
+    [note] = [e for e in got if isinstance(e, ev.Message) and "external engine failed" in e.text]
+    assert "illegal" in note.text
