@@ -37,9 +37,22 @@ class Sim:
 
     def __init__(self, elf: Path, rows: int, cols: int, speed: float) -> None:
         self.proc = subprocess.Popen(
-            [str(BUILD / "board_sim"), "--rows", str(rows), "--cols", str(cols), "--speed", str(speed),
-             str(elf)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            [
+                str(BUILD / "board_sim"),
+                "--rows",
+                str(rows),
+                "--cols",
+                str(cols),
+                "--speed",
+                str(speed),
+                str(elf),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
         self.port = self._line().split(" ", 1)[1]
@@ -88,16 +101,19 @@ def image_size(elf: Path) -> tuple[int, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="simulated seconds per measurement")
     args = parser.parse_args()
     subprocess.run(["make", "-s", "-C", str(FIRMWARE), "all"], check=True)
 
     for name in ("firmware.elf", "firmware-8x8.elf"):
         flash, ram = image_size(BUILD / name)
-        print(f"image {name:18s} flash {flash:6d} B ({flash / 253952:.1%} of 248 KiB app space)  "
-              f"RAM {ram:5d} B ({ram / 8192:.1%} of 8 KiB)")
+        print(
+            f"image {name:18s} flash {flash:6d} B ({flash / 253952:.1%} of 248 KiB app space)  "
+            f"RAM {ram:5d} B ({ram / 8192:.1%} of 8 KiB)"
+        )
 
     results = []
     for name, rows in (("firmware.elf", 10), ("firmware-8x8.elf", 8)):
@@ -114,8 +130,11 @@ def main() -> int:
         board.start()
         if not board.wait_synced(10):
             raise SystemExit(f"error: the serial backend never synced with the simulated board ({board!r})")
-        board.show(LedFrame.of(10, 10, {(r, c): Light(WHITE, Pattern.FAST_BLINK)
-                                        for r in range(10) for c in range(10)}))
+        board.show(
+            LedFrame.of(
+                10, 10, {(r, c): Light(WHITE, Pattern.FAST_BLINK) for r in range(10) for c in range(10)}
+            )
+        )
         time.sleep(0.3)
         before = sim.stats()
         rate, _ = scan_rate(sim, args.seconds, wall_limit=60)
@@ -125,13 +144,21 @@ def main() -> int:
     finally:
         board.close()
         sim.close()
-    results.append(("10x10 loaded", rate, f"{frames_per_s:.1f} LED chain refreshes/s, "
-                                          f"{int(leds['led_bad_bits'])} bits out of WS2812 timing"))
+    results.append(
+        (
+            "10x10 loaded",
+            rate,
+            f"{frames_per_s:.1f} LED chain refreshes/s, "
+            f"{int(leds['led_bad_bits'])} bits out of WS2812 timing",
+        )
+    )
 
     print(f"peer: {PEER_NAME} = {PEER_SCANS_PER_S:.0f} full scans per second")
     for label, rate, note in results:
-        print(f"scan rate {label:13s} {rate:8.1f} scans/s (simulated time)  ratio vs {PEER_NAME}: "
-              f"{rate / PEER_SCANS_PER_S:5.2f}x   [{note}]")
+        print(
+            f"scan rate {label:13s} {rate:8.1f} scans/s (simulated time)  ratio vs {PEER_NAME}: "
+            f"{rate / PEER_SCANS_PER_S:5.2f}x   [{note}]"
+        )
     return 0
 
 

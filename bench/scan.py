@@ -39,8 +39,9 @@ def main() -> int:
     args = parser.parse_args()
     matrix = SwitchMatrix(10, 10, diodes=True)
     # an international draughts opening position: 40 pieces on the dark squares of rows 0-3 and 6-9
-    matrix.set_occupancy({(r, c) for r in range(10) for c in range(10)
-                          if (r + c) % 2 == 0 and not 4 <= r <= 5})
+    matrix.set_occupancy(
+        {(r, c) for r in range(10) for c in range(10) if (r + c) % 2 == 0 and not 4 <= r <= 5}
+    )
     gpio = GPIOModel(matrix, ROWS, COLS)
     scanner = MatrixScanner(gpio, ROWS, COLS)
     scanner.setup()
@@ -55,8 +56,10 @@ def main() -> int:
 
     ours_s = cpu_per_call(ours, args.scans)
     naive_s = cpu_per_call(naive, args.scans)
-    print(f"10x10 scan+debounce (MatrixScanner): {ours_s * 1e3:.3f} ms CPU per scan "
-          f"({1 / ours_s:.0f} scans/s per core)")
+    print(
+        f"10x10 scan+debounce (MatrixScanner): {ours_s * 1e3:.3f} ms CPU per scan "
+        f"({1 / ours_s:.0f} scans/s per core)"
+    )
     print(f"peer naive per-switch poll:          {naive_s * 1e3:.3f} ms CPU per scan")
     verdict = "met" if ours_s < 0.002 else "MISSED"
     print(f"ratio naive/ours: {naive_s / ours_s:.2f}x   target < 2 ms: {verdict}")

@@ -89,12 +89,16 @@ def main() -> int:
     peer = bench_readline(args.changes)
     rows = (("board emulator -> SerialBoard snapshot", ours), ("peer pyserial readline echo", peer))
     for name, values in rows:
-        print(f"{name:40s} median {statistics.median(values) * 1e3:7.3f} ms   "
-              f"p99 {pct(values, 0.99) * 1e3:7.3f} ms")
+        print(
+            f"{name:40s} median {statistics.median(values) * 1e3:7.3f} ms   "
+            f"p99 {pct(values, 0.99) * 1e3:7.3f} ms"
+        )
     ratio_med = statistics.median(ours) / statistics.median(peer)
     ratio_p99 = pct(ours, 0.99) / pct(peer, 0.99)
-    print(f"ratio ours/peer: median {ratio_med:.2f}x, p99 {ratio_p99:.2f}x   "
-          f"target p99 < 10 ms: {'met' if pct(ours, 0.99) < 0.010 else 'MISSED'}")
+    print(
+        f"ratio ours/peer: median {ratio_med:.2f}x, p99 {ratio_p99:.2f}x   "
+        f"target p99 < 10 ms: {'met' if pct(ours, 0.99) < 0.010 else 'MISSED'}"
+    )
     return 0
 
 

@@ -1,0 +1,93 @@
+"""The page's controls against the real Session: hint, teaching mode, draw by agreement, missed-capture
+choice, and setting up a position from FEN or by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Playwright
+from web_harness import browser, click_square, live_server, open_page, wait_state
+
+import rules
+
+
+def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
+    board = rules.Board("international")
+    geometry = board.variant.geometry
+    wanted = {geometry.rc(sq) for m in board.legal_moves for sq in (m.from_square, m.to_square)}
+    with live_server(tmp_path, opponent="person", human_color="both") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#btn-arrange")
+        wait_state(page, "player_to_move")
+        page.click("#btn-hint")
+        lit_count = "document.querySelectorAll('#board .sq[data-led]').length"
+        page.wait_for_function(f"() => {lit_count} >= {len(wanted)}")
+        lit = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
+               for e in page.query_selector_all("#board .sq[data-led]")}
+        assert wanted <= lit
+        assert {(light["row"], light["col"]) for light in live.state()["leds"]} == lit
+        page.check("#teaching")
+        page.wait_for_function("() => true")
+        live.call(live.session.idle)
+        assert live.state()["teaching"] is True
+        page.click("#btn-offer-draw")
+        page.wait_for_selector("#messages li:has-text('offers a draw')")
+        page.click("#btn-accept-draw")
+        page.wait_for_selector("#result[data-result='1/2-1/2']")
+        assert "agreement" in page.text_content("#result")
+
+
+def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
+    variant = "spanish-traditional"
+    fen = "W:W17,23:B13"
+    board = rules.Board(variant, fen)
+    assert [board.move_text(m) for m in board.legal_moves] == ["17x10"]
+    rc = board.variant.geometry.rc
+    quiet_from, quiet_to = (rc(board.variant.geometry.parse_square(s)) for s in ("23", "19"))
+    with live_server(tmp_path, variant=variant, opponent="person", human_color="both", settle_ms=100,
+                     grace_ms=400) as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#setup-panel summary")
+        page.fill("#setup-fen-text", fen)
+        page.click("#btn-setup-fen")
+        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
+        page.click("#btn-arrange")
+        wait_state(page, "player_to_move")
+        click_square(page, *quiet_from)   # a quiet move although 17x10 was compulsory
+        click_square(page, *quiet_to)
+        wait_state(page, "missed_capture")
+        assert page.is_visible("#missed-capture button[data-choice='huff']")
+        assert page.is_visible("#missed-capture button[data-choice='retract']")
+        assert not page.is_visible("#missed-capture button[data-choice='accept']")
+        page.click("#missed-capture button[data-choice='huff']")
+        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1")
+        assert "huff" in page.text_content("#moves .ply")
+        page.click("#btn-arrange")   # take the huffed man off, as the LEDs show
+        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
+        wait_state(page, "player_to_move")
+        state = live.state()
+        assert state["turn"] == "black" and rc(board.variant.geometry.parse_square("17")) not in \
+            [(p["row"], p["col"]) for p in state["pieces"]]
+
+
+def test_setup_by_hand(pw: Playwright, tmp_path: Path) -> None:
+    with live_server(tmp_path, variant="spanish", opponent="person", human_color="both") as live, \
+            browser(pw) as context:
+        page = open_page(context, live.url)
+        geometry = rules.get_variant("spanish").geometry
+        white_king, white_man, black_man = (geometry.rc(geometry.parse_square(s)) for s in ("14", "6", "27"))
+        page.click("#setup-panel summary")
+        page.check("#edit-mode")
+        page.click("#btn-edit-clear")
+        assert page.locator("#board .piece").count() == 0
+        for square, clicks in ((white_king, 2), (white_man, 1), (black_man, 3)):
+            for _ in range(clicks):
+                page.click(f"#board .sq[data-row='{square[0]}'][data-col='{square[1]}']")
+        page.select_option("#edit-turn", "black")
+        page.click("#btn-edit-apply")
+        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
+        live.call(live.session.idle)
+        expected = rules.Board("spanish", "B:W6,K14:B27")
+        assert rules.Board("spanish", live.state()["fen"]).pieces() == expected.pieces()
+        assert live.state()["turn"] == "black"
+        assert page.locator("#board .piece.king.white").count() == 1

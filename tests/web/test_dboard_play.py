@@ -1,0 +1,68 @@
+"""`dboard play` starts the web server in its own process, prints the URL, and the page shows the start
+position of the default variant on the virtual board."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from playwright.sync_api import Playwright
+from web_harness import browser, open_page, wait_state
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def read_url(process: subprocess.Popen[str], seconds: float = 30.0) -> str:
+    """The URL from the "Open http://..." line of the process's output (bounded wait; a thread reads)."""
+    assert process.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+    seen: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.2)
+        except queue.Empty:
+            if process.poll() is not None:
+                break
+            continue
+        seen.append(line.rstrip())
+        match = re.match(r"Open (http://\S+)", line)
+        if match:
+            return match.group(1)
+    raise AssertionError(f"no 'Open http://...' line from dboard play; output so far: {seen}")
+
+
+def test_dboard_play_serves_the_page(pw: Playwright, tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    argv = [sys.executable, "-m", "controller.cli", "play", "--port", str(port),
+            "--data-dir", str(tmp_path / "data"), "--opponent", "person"]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        url = read_url(process)
+        assert url == f"http://127.0.0.1:{port}/"
+        with browser(pw) as context:
+            page = open_page(context, url)
+            page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 40")
+            assert page.text_content("#variant-name") == "International draughts"
+            assert page.locator("#board .sq[data-occupied='1']").count() == 40
+            assert page.locator("#board .piece.white").count() == 20
+            wait_state(page, "player_to_move")
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -1,0 +1,144 @@
+"""Test harness: a real controller Session on a SimulatedBoard plus the web server, running in their own
+asyncio loop on a background thread (the browser side uses Playwright's sync API in the test thread)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, Playwright
+
+from controller.config import Config
+from controller.session import Session
+from firmware_bridge.simulated import SimulatedBoard
+from web.access import WebOptions
+from web.server import WebServer
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BOARD_SIZES = {"spanish": 8, "international": 10, "english": 8, "russian": 8, "brazilian": 8}
+
+
+class LiveServer:
+    """A Session + WebServer on a background loop; ``call(coro_fn)`` runs a coroutine there."""
+
+    def __init__(self, config: Config, *, options: WebOptions | None = None) -> None:
+        self.config = config
+        size = BOARD_SIZES.get(config.variant, 8)
+        self.board = SimulatedBoard(size, size, debounce=0.0)
+        self.options = options or WebOptions(listen="127.0.0.1", port=0, data_dir=config.data_path)
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name="web-test-loop", daemon=True)
+        self.session: Session | None = None
+        self.server: WebServer | None = None
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Run ``fn()`` (a coroutine function or a plain one) on the server's loop; return its result."""
+        async def runner() -> Any:
+            result = fn()
+            if asyncio.iscoroutine(result):
+                result = await result
+            return result
+        future: Future[Any] = asyncio.run_coroutine_threadsafe(runner(), self.loop)
+        return future.result(timeout)
+
+    def start(self) -> str:
+        self._thread.start()
+
+        async def boot() -> str:
+            self.session = Session(self.config, self.board, self.board,
+                                   journal_dir=self.config.data_path / "journal")
+            await self.session.start()
+            self.server = WebServer(self.session, options=self.options)
+            return await self.server.start()
+        return self.call(boot, timeout=20)
+
+    @property
+    def url(self) -> str:
+        assert self.server is not None
+        return self.server.url
+
+    def state(self) -> dict[str, Any]:
+        assert self.session is not None
+        return self.call(self.session.state)
+
+    def send(self, command: Any) -> None:
+        assert self.session is not None
+        self.call(lambda: self.session.send(command))
+
+    def stop(self) -> None:
+        async def shutdown() -> None:
+            if self.server is not None:
+                await self.server.stop()
+            if self.session is not None:
+                await self.session.stop()
+        with contextlib.suppress(Exception):
+            self.call(shutdown, timeout=15)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+
+
+@contextlib.contextmanager
+def live_server(tmp: Path, **config: Any) -> Iterator[LiveServer]:
+    """A started LiveServer for a Config with a fresh data dir under ``tmp`` (stopped on exit)."""
+    options = config.pop("options", None)
+    cfg = Config(data_dir=str(tmp), **config)
+    server = LiveServer(cfg, options=options and options(cfg))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def browser(pw: Playwright) -> Iterator[BrowserContext]:
+    """A headless Debian Chromium with a fresh profile (never a downloaded browser)."""
+    with tempfile.TemporaryDirectory(prefix="dboard-chromium-") as profile:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        context.set_default_timeout(10_000)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def open_page(context: BrowserContext, url: str) -> Page:
+    """Open the board page and wait until the websocket is live and the board is drawn."""
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#conn[data-state='up']")
+    page.wait_for_selector("#board .sq")
+    return page
+
+
+def cell(r: int, c: int) -> str:
+    """CSS selector of the live board's square (row, col)."""
+    return f"#board .sq[data-row='{r}'][data-col='{c}']"
+
+
+def click_square(page: Page, r: int, c: int) -> None:
+    """Click a square of the virtual board (lift if occupied, place if empty) and wait until the server's
+    next state shows the new occupancy."""
+    before = page.get_attribute(cell(r, c), "data-occupied")
+    expected = "0" if before == "1" else "1"
+    page.click(cell(r, c))
+    page.wait_for_selector(f"{cell(r, c)}[data-occupied='{expected}']:not([data-pending])")
+
+
+def wait_state(page: Page, state: str, timeout: float = 15_000) -> None:
+    """Wait until the page shows the controller's machine state ``state``."""
+    page.wait_for_selector(f"#machine[data-state='{state}']", timeout=timeout)

@@ -1,0 +1,209 @@
+"""What travels over the websocket: controller events turned into JSON messages, and client messages
+validated, token-checked and turned into controller Commands. A forged message yields an error reply."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from .access import AccessDenied, WebOptions
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE = 64 * 1024
+COLORS = ("white", "black")
+
+
+class ClientError(ValueError):
+    """A client message that is not valid (says which field and what was expected)."""
+
+
+def event_message(event: Any) -> dict[str, Any]:
+    """The JSON message for one controller event: ``{"type": "event", "kind": ..., "data": ...}``; a
+    state change is sent as ``{"type": "state", "state": ...}`` so the page simply re-renders."""
+    data = event.to_json()
+    kind = str(getattr(event, "kind", type(event).__name__))
+    if kind.replace("_", "").lower() in ("statechanged", "state") and isinstance(data, dict):
+        return {"type": "state", "state": data.get("state", data)}
+    return {"type": "event", "kind": kind, "data": data}
+
+
+def variants_info() -> list[dict[str, Any]]:
+    """The variants the page offers for a new game: id, name and board size."""
+    try:
+        import rules
+
+        out = []
+        for vid in rules.VARIANT_IDS:
+            variant = rules.get_variant(vid)
+            geometry = variant.geometry
+            squares = [[*geometry.rc(sq), geometry.name(sq)] for sq in geometry.squares]
+            out.append({"id": variant.id, "name": variant.name, "rows": variant.height,
+                        "cols": variant.width, "squares": squares,
+                        "missed_capture_policy": variant.missed_capture_policy,
+                        "first": "white" if int(variant.first) == 0 else "black"})
+        return out
+    except (ImportError, AttributeError, ValueError) as exc:
+        log.warning("variant list unavailable: %s", exc)
+        return []
+
+
+def is_virtual(session: Any) -> bool:
+    """Whether the session's sensors are a SimulatedBoard (so squares on the page may be clicked)."""
+    from firmware_bridge.simulated import SimulatedBoard
+
+    for name in ("sensors", "_sensors", "board", "sensor_source"):
+        if isinstance(getattr(session, name, None), SimulatedBoard):
+            return True
+    return False
+
+
+def hand_fen(variant_id: str, pieces: Any, turn: Any) -> str:
+    """The PDN FEN of a position set up by hand on the page (validated by the rules core)."""
+    import rules
+
+    if turn not in COLORS:
+        raise ClientError(f"turn must be 'white' or 'black', got {turn!r}")
+    if not isinstance(pieces, list) or len(pieces) > 200:
+        raise ClientError("pieces must be a list of {row, col, color, king}")
+    variant = rules.get_variant(variant_id)
+    geometry = variant.geometry
+    sides: dict[str, list[tuple[int, str]]] = {"white": [], "black": []}
+    seen: set[int] = set()
+    for item in pieces:
+        if not isinstance(item, dict):
+            raise ClientError(f"a piece must be an object, got {item!r:.40}")
+        row, col, color, king = item.get("row"), item.get("col"), item.get("color"), item.get("king", False)
+        if not (type(row) is int and type(col) is int and color in COLORS and isinstance(king, bool)):
+            raise ClientError(f"a piece needs integer row/col, color white|black, boolean king: {item!r:.80}")
+        inside = 0 <= row < variant.height and 0 <= col < variant.width
+        square = geometry.square_at(row, col) if inside else None
+        if square is None:
+            raise ClientError(f"({row}, {col}) is not a playing square of {variant.id}")
+        if square in seen:
+            raise ClientError(f"two pieces on ({row}, {col})")
+        seen.add(square)
+        sides[color].append((geometry.squares.index(square), ("K" if king else "") + geometry.name(square)))
+    parts = [("W" if turn == "white" else "B")]
+    for color, letter in (("white", "W"), ("black", "B")):
+        parts.append(letter + ",".join(name for _, name in sorted(sides[color])))
+    fen = ":".join(parts)
+    rules.Board(variant, fen)   # raises FenError (a ValueError) when the rules core refuses it
+    return fen
+
+
+@dataclass
+class Dispatcher:
+    """Turns client messages into Session commands, after validation and the token check."""
+
+    session: Any
+    options: WebOptions
+    _variants: list[dict[str, Any]] | None = None
+
+    def hello(self) -> dict[str, Any]:
+        """What a newly connected page needs besides the state: access rules and the variant list."""
+        if self._variants is None:
+            self._variants = variants_info()
+        return {"type": "hello", "token_required": self.options.token_required,
+                "view_needs_token": self.options.view_needs_token, "virtual": is_virtual(self.session),
+                "variants": self._variants}
+
+    async def handle_raw(self, raw: str) -> dict[str, Any]:
+        """Handle one websocket text frame; never raises: errors become ``{"type": "error"}`` replies."""
+        request_id = None
+        try:
+            if len(raw) > MAX_MESSAGE:
+                raise ClientError(f"message larger than {MAX_MESSAGE} bytes")
+            try:
+                message = json.loads(raw)
+            except (ValueError, RecursionError):
+                raise ClientError("a message must be a JSON object") from None
+            if isinstance(message, dict):
+                request_id = message.get("id") if isinstance(message.get("id"), int | str) else None
+            reply = await self.handle(message)
+        except AccessDenied as exc:
+            return {"type": "error", "id": request_id, "error": "forbidden", "message": str(exc)}
+        except ClientError as exc:
+            return {"type": "error", "id": request_id, "error": "invalid", "message": str(exc)}
+        return reply | {"id": request_id}
+
+    async def handle(self, message: Any) -> dict[str, Any]:
+        """Handle one decoded message; raises ClientError / AccessDenied for bad or unauthorised ones."""
+        if not isinstance(message, dict):
+            raise ClientError("a message must be a JSON object")
+        kind = message.get("type")
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind not in ("command", "setup"):
+            raise ClientError(f"unknown message type {kind!r}; expected 'command', 'setup' or 'ping'")
+        self.options.check_control(message.get("token"))
+        if kind == "setup":
+            state = self.session.state()
+            try:
+                fen = hand_fen(str(state.get("variant")), message.get("pieces"), message.get("turn"))
+            except ClientError:
+                raise
+            except ValueError as exc:
+                raise ClientError(f"position refused: {exc}") from None
+            payload: dict[str, Any] = {"kind": "setup_position", "fen": fen}
+        else:
+            payload = message.get("command")
+            if not isinstance(payload, dict):
+                raise ClientError("'command' must be a JSON object")
+        command = self._command(payload)
+        try:
+            await self.session.send(command)
+        except ValueError as exc:
+            raise ClientError(str(exc)) from None
+        except Exception as exc:
+            log.exception("session refused %r", command)
+            raise ClientError(f"the controller could not take {type(command).__name__}: {exc}") from None
+        return {"type": "ack", "command": type(command).__name__}
+
+    def _command(self, payload: dict[str, Any]) -> Any:
+        from controller.commands import Command
+
+        try:
+            command = Command.from_json(payload)
+        except ValueError as exc:
+            raise ClientError(str(exc)) from None
+        except Exception as exc:   # from_json must not crash the server whatever it is given
+            raise ClientError(f"invalid command: {exc}") from None
+        name = type(command).__name__
+        if name in ("NewGame", "SetupPosition"):
+            self._check_position(command)
+        if name in ("Lift", "Place"):
+            if not is_virtual(self.session):
+                raise ClientError(f"{name} needs the virtual board; this board has real sensors")
+            state = self.session.state()
+            rows, cols = _board_size(state)
+            row, col = getattr(command, "row", None), getattr(command, "col", None)
+            if not (type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols):
+                raise ClientError(f"square ({row}, {col}) is outside the {rows}x{cols} board")
+        return command
+
+
+    def _check_position(self, command: Any) -> None:
+        """Refuse a new game or set-up whose variant or FEN the rules core does not accept."""
+        import rules
+
+        variant_id = getattr(command, "variant", None) or self.session.state().get("variant")
+        try:
+            variant = rules.get_variant(str(variant_id))
+            fen = getattr(command, "fen", None)
+            if fen:
+                rules.Board(variant, fen)
+        except ValueError as exc:
+            raise ClientError(f"{type(command).__name__}: {exc}") from None
+
+
+def _board_size(state: dict[str, Any]) -> tuple[int, int]:
+    """Rows and columns of the board described by a Session state dict."""
+    size = state.get("size")
+    if isinstance(size, dict):
+        return int(size.get("rows", 0)), int(size.get("cols", 0))
+    if isinstance(size, list | tuple) and len(size) == 2:
+        return int(size[0]), int(size[1])
+    return int(state.get("rows", 0)), int(state.get("cols", 0))

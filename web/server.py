@@ -1,0 +1,141 @@
+"""Run the web app with uvicorn inside the controller's asyncio loop and announce the URL to open.
+
+From ``dboard play``::
+
+    async with Session(config, board, board, journal_dir) as session:
+        server = await web.server.start_server(session, config)   # prints "Open http://127.0.0.1:8080/"
+        ...                                                        # the REPL, or `await server.wait()`
+        await server.stop()
+
+or ``await web.server.serve(session, config)`` to serve until cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import uvicorn
+
+from .access import WebOptions
+from .app import create_app
+
+log = logging.getLogger(__name__)
+
+
+class WebServer:
+    """The web front end of one Session, listening on ``options.listen:options.port`` (port 0 = any free
+    port; the chosen one is in :attr:`port` after :meth:`start`). Use ``async with`` or start()/stop()."""
+
+    def __init__(self, session: Any, config: Any = None, *, options: WebOptions | None = None,
+                 **overrides: Any) -> None:
+        self.options = options or WebOptions.from_config(config, **overrides)
+        self.app = create_app(session, options=self.options)
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._socket: socket.socket | None = None
+        self.port: int = self.options.port
+
+    @property
+    def url(self) -> str:
+        """The URL to open (with ``?token=`` when control needs the token)."""
+        return self.options.url(self.port)
+
+    async def start(self) -> str:
+        """Bind the socket, start serving in the background and return the URL."""
+        family = socket.AF_INET6 if ":" in self.options.listen else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.options.listen, self.options.port))
+        except OSError as exc:
+            sock.close()
+            where = f"{self.options.listen}:{self.options.port}"
+            raise OSError(f"cannot listen on {where}: {exc.strerror}") from exc
+        sock.listen(64)
+        sock.setblocking(False)
+        self._socket = sock
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
+                                ws_max_size=64 * 1024, ws_ping_interval=20, timeout_graceful_shutdown=1,
+                                access_log=False)
+        self._server = uvicorn.Server(config)
+        self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # the CLI owns signals
+        self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="web-server")
+        for _ in range(500):
+            if self._server.started or self._task.done():
+                break
+            await asyncio.sleep(0.01)
+        if self._task.done():
+            self._task.result()
+        if not self._server.started:
+            raise OSError(f"web server on port {self.port} did not start within 5 s")
+        log.info("web server listening on %s:%d", self.options.listen, self.port)
+        return self.url
+
+    async def stop(self) -> None:
+        """Stop serving and close the socket. Safe to call twice."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._task, timeout=5)
+        if self._socket is not None:
+            self._socket.close()
+        self._server = self._task = self._socket = None
+
+    async def wait(self) -> None:
+        """Wait until the server stops (or the caller is cancelled)."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def __aenter__(self) -> WebServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.stop()
+
+    def __repr__(self) -> str:
+        running = self._server is not None and self._server.started
+        return f"WebServer({self.options!r}, port={self.port}, running={running})"
+
+
+def _print_now(text: str) -> None:
+    print(text, flush=True)
+
+
+async def start_server(session: Any, config: Any = None, *,
+                       announce: Callable[[str], None] | None = _print_now, **overrides: Any) -> WebServer:
+    """Start serving the page for ``session`` in the background and announce "Open URL" (with the token
+    when one is needed); returns the running WebServer (``await server.stop()`` to end it).
+
+    ``overrides`` (listen, port, token, public_view, data_dir) win over ``config``'s attributes.
+    """
+    server = WebServer(session, config, **overrides)
+    url = await server.start()
+    if announce is not None:
+        announce(f"Open {url}")
+        if server.options.listen in ("0.0.0.0", "::"):
+            remote = url.replace("127.0.0.1", socket.gethostname()).replace("[::1]", socket.gethostname())
+            announce(f"  (from other machines: {remote})")
+    if server.options.token_required:
+        log.warning("listening on %s: control actions need the token in the URL above%s",
+                    server.options.listen, "; watching is open" if server.options.public_view else "")
+    return server
+
+
+async def serve(session: Any, config: Any = None, *, announce: Callable[[str], None] | None = _print_now,
+                **overrides: Any) -> None:
+    """Serve the page for ``session`` until cancelled (see :func:`start_server`)."""
+    server = await start_server(session, config, announce=announce, **overrides)
+    try:
+        await server.wait()
+    finally:
+        await server.stop()
