@@ -165,6 +165,11 @@ class EngineWorker:
         return self._current is not None
 
     @property
+    def pid(self) -> int | None:
+        """The worker process id."""
+        return self._process.pid
+
+    @property
     def alive(self) -> bool:
         """Whether the worker process is running."""
         return self._process.is_alive()
@@ -222,12 +227,31 @@ class EngineWorker:
             q.close()
             q.join_thread()
 
+    def _report_death(self) -> None:
+        """The process died: end the pending search with an error result so nobody waits forever."""
+        with self._done:
+            search_id = self._current
+            self._current = None
+            if search_id is None:
+                return
+            message = f"engine worker process died (exit code {self._process.exitcode})"
+            logger.error(message)
+            result = WorkerResult(search_id, "", None, None, 0, (), 0, 0, False, message)
+            self._last[search_id] = result
+            self._done.notify_all()
+        self.results.put(result)
+        if self.on_result is not None:
+            self.on_result(result)
+
     def _read(self) -> None:
         while True:
             try:
                 item = self._replies.get(timeout=0.2)
             except queue.Empty:
-                if self._closed or not self._process.is_alive():
+                if self._closed:
+                    return
+                if not self._process.is_alive():
+                    self._report_death()
                     return
                 continue
             except (EOFError, OSError):

@@ -6,7 +6,7 @@ import logging
 import threading
 from collections.abc import Iterable
 
-from .interfaces import ChangeListener, SnapshotListener
+from .interfaces import ChangeListener, SensorSource, SnapshotListener
 from .types import LedFrame, Occupancy, Square, SquareChange
 
 log = logging.getLogger(__name__)
@@ -134,3 +134,22 @@ class OccupancyTracker:
     def publish(self) -> None:
         """Send the current snapshot again (on start, so a new listener learns the state)."""
         self.listeners.snapshot(self._snapshot)
+
+
+class TrackedSensorSource(SensorSource):
+    """A SensorSource whose snapshots and listeners live in an OccupancyTracker and a Listeners list.
+
+    Backends set ``self._tracker`` and ``self._listeners``; this supplies the query and subscription half.
+    """
+
+    _tracker: OccupancyTracker
+    _listeners: Listeners
+
+    def snapshot(self) -> Occupancy:
+        return self._tracker.snapshot()
+
+    def on_snapshot(self, listener: SnapshotListener) -> None:
+        self._listeners.add_snapshot(listener)
+
+    def on_change(self, listener: ChangeListener) -> None:
+        self._listeners.add_change(listener)

@@ -10,9 +10,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from .base import Listeners, OccupancyTracker, check_frame
+from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .gpio_backend import GpioBoard
-from .interfaces import ChangeListener, LedOutput, SensorSource, SnapshotListener
+from .interfaces import LedOutput
 from .orientation import Orientation
 from .profile import Profile, load_profile
 from .serial_backend import SerialBoard
@@ -22,7 +22,7 @@ from .types import LedFrame, Occupancy, Square, SquareChange
 log = logging.getLogger(__name__)
 
 
-class MappedBoard(SensorSource, LedOutput):
+class MappedBoard(TrackedSensorSource, LedOutput):
     """Presents a backend in logical squares (White's view) and hides squares that carry no sensor."""
 
     def __init__(self, inner: Any, orientation: Orientation, sensor_squares: frozenset[Square]) -> None:
@@ -61,15 +61,6 @@ class MappedBoard(SensorSource, LedOutput):
 
     def close(self) -> None:
         self.inner.close()
-
-    def snapshot(self) -> Occupancy:
-        return self._tracker.snapshot()
-
-    def on_snapshot(self, listener: SnapshotListener) -> None:
-        self._listeners.add_snapshot(listener)
-
-    def on_change(self, listener: ChangeListener) -> None:
-        self._listeners.add_change(listener)
 
     def show(self, frame: LedFrame) -> None:
         check_frame(frame, self.rows, self.cols)

@@ -10,11 +10,11 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from .base import Listeners, OccupancyTracker, check_frame
+from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .clock import Clock, MonotonicClock
-from .interfaces import ChangeListener, LedOutput, SensorSource, SnapshotListener
+from .interfaces import LedOutput
 from .scanner import Debouncer, Diagnostics, MatrixScanner
-from .types import LedFrame, Occupancy, SquareChange
+from .types import LedFrame, SquareChange
 from .ws2812 import SPI_HZ, chain_order, encode_spi, render
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def open_spidev(bus: int, device: int) -> Any:
     return spi
 
 
-class GpioBoard(SensorSource, LedOutput):
+class GpioBoard(TrackedSensorSource, LedOutput):
     """A matrix wired straight to the Pi's header: scanned by a thread at ``rate`` full scans per second.
 
     ``gpio``: the RPi.GPIO module or a stand-in; ``spi``: an spidev-like object (None = open SPI ``spi_bus``
@@ -169,15 +169,6 @@ class GpioBoard(SensorSource, LedOutput):
             wait.wait(max(0.0, next_at - now))
 
     # --- SensorSource / LedOutput -------------------------------------------------------------------
-    def snapshot(self) -> Occupancy:
-        return self._tracker.snapshot()
-
-    def on_snapshot(self, listener: SnapshotListener) -> None:
-        self._listeners.add_snapshot(listener)
-
-    def on_change(self, listener: ChangeListener) -> None:
-        self._listeners.add_change(listener)
-
     def show(self, frame: LedFrame) -> None:
         check_frame(frame, self.rows, self.cols)
         with self._lock:

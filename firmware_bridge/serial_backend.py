@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import protocol as p
-from .base import Listeners, OccupancyTracker, check_frame
+from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .clock import Clock, MonotonicClock
-from .interfaces import ChangeListener, LedOutput, SensorSource, SnapshotListener
-from .types import LedFrame, Occupancy
+from .interfaces import LedOutput
+from .types import LedFrame
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def led_message(frame: LedFrame, brightness: int) -> p.LedFrameMsg:
     return p.LedFrameMsg(frame.rows, frame.cols, brightness, tuple(cells))
 
 
-class SerialBoard(SensorSource, LedOutput):
+class SerialBoard(TrackedSensorSource, LedOutput):
     """A board behind a serial port (``port`` may be a udev symlink that comes and goes)."""
 
     def __init__(self, port: str, *, rows: int = 8, cols: int = 8, baud: int = 115200, brightness: int = 64,
@@ -114,15 +114,6 @@ class SerialBoard(SensorSource, LedOutput):
             self._thread.join(timeout=2)
             self._thread = None
         self._drop_port()
-
-    def snapshot(self) -> Occupancy:
-        return self._tracker.snapshot()
-
-    def on_snapshot(self, listener: SnapshotListener) -> None:
-        self._listeners.add_snapshot(listener)
-
-    def on_change(self, listener: ChangeListener) -> None:
-        self._listeners.add_change(listener)
 
     def show(self, frame: LedFrame) -> None:
         check_frame(frame, self.rows, self.cols)

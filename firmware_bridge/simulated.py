@@ -23,10 +23,10 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .base import Listeners, OccupancyTracker, check_frame, check_square
+from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame, check_square
 from .clock import ManualClock
-from .interfaces import ChangeListener, LedOutput, SensorSource, SnapshotListener
-from .types import LedFrame, Occupancy, Pattern, Square
+from .interfaces import LedOutput
+from .types import LedFrame, Pattern, Square
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class RawEdge:
     time: float
 
 
-class SimulatedBoard(SensorSource, LedOutput):
+class SimulatedBoard(TrackedSensorSource, LedOutput):
     """A rows x cols board with a reed switch and an LED under every square, driven by method calls.
 
     ``debounce``: seconds a contact must stay unchanged before it counts (0 = every raw edge counts).
@@ -86,15 +86,6 @@ class SimulatedBoard(SensorSource, LedOutput):
     def close(self) -> None:
         self.closed = True
         self.started = False
-
-    def snapshot(self) -> Occupancy:
-        return self._tracker.snapshot()
-
-    def on_snapshot(self, listener: SnapshotListener) -> None:
-        self._listeners.add_snapshot(listener)
-
-    def on_change(self, listener: ChangeListener) -> None:
-        self._listeners.add_change(listener)
 
     # --- LedOutput ----------------------------------------------------------------------------------
     def show(self, frame: LedFrame) -> None:

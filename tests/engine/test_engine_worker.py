@@ -47,3 +47,19 @@ def test_hint_in_process_and_in_worker_agree_on_legality() -> None:
     with EngineWorker() as worker:
         remote = hint_in_worker(worker, board, 0.2)
     assert remote is not None and remote.move in board.legal_moves
+
+
+def test_worker_process_death_ends_the_pending_search_with_an_error() -> None:
+    import os
+    import signal
+
+    with EngineWorker() as worker:
+        search_id = worker.start_search(
+            Board("international").fen(), "international", level=10, time=None, depth=40
+        )
+        assert worker.pid is not None
+        os.kill(worker.pid, signal.SIGKILL)
+        result = worker.wait(search_id, timeout=30)
+        assert result is not None and result.move is None
+        assert result.error is not None and "died (exit code -9)" in result.error
+        assert not worker.alive
