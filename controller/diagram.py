@@ -1,12 +1,13 @@
 """Print the controller's state machine as a Mermaid stateDiagram, generated from the code itself.
 
-``python -m controller.diagram`` prints it; controller/DIAGRAM.md holds the committed copy (a test checks
-that the two agree, so the drawing never drifts from the machine).
+``python -m controller.diagram`` prints it; controller/DIAGRAM.md and the top-level README hold committed
+copies (``--markdown``, ``--readme README.md``), and a test checks they agree with the machine.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from .machine import STATES, TRANSITIONS
 
@@ -33,8 +34,26 @@ def markdown() -> str:
             + mermaid() + "```\n")
 
 
+README_BEGIN = "<!-- diagram:begin -->\n"
+README_END = "<!-- diagram:end -->"
+
+
+def with_readme_diagram(readme: str) -> str:
+    """``readme`` with the Mermaid block between its diagram markers replaced by the current machine."""
+    head, _, rest = readme.partition(README_BEGIN)
+    _, _, tail = rest.partition(README_END)
+    if not rest:
+        raise ValueError(f"README has no {README_BEGIN.strip()} marker")
+    return f"{head}{README_BEGIN}```mermaid\n{mermaid()}```\n{README_END}{tail}"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Print the diagram (``--markdown`` for DIAGRAM.md), or rewrite it into a README (``--readme PATH``)."""
     args = sys.argv[1:] if argv is None else argv
+    if "--readme" in args:
+        path = Path(args[args.index("--readme") + 1])
+        path.write_text(with_readme_diagram(path.read_text(encoding="utf-8")), encoding="utf-8")
+        return 0
     sys.stdout.write(markdown() if "--markdown" in args else mermaid())
     return 0
 

@@ -16,6 +16,12 @@ def test_committed_diagram_matches_the_code() -> None:
     assert committed == diagram.markdown(), hint
 
 
+def test_readme_diagram_matches_the_code() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    hint = "run: python -m controller.diagram --readme README.md"
+    assert readme == diagram.with_readme_diagram(readme), hint
+
+
 def test_diagram_names_every_state_and_the_required_ones() -> None:
     text = diagram.mermaid()
     for state in STATES:
