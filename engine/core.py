@@ -77,7 +77,7 @@ class Engine:
             result = self.searcher.search(board, limits, on_progress, stop_event)
             return result.move if result.move is not None else moves[0]
         rng = rng or random.Random()
-        scored = self._scored(board, lvl.depth or 1, budget, stop_event)
+        scored = self._scored(board, lvl.depth or 1, budget, stop_event, on_progress)
         if rng.random() < lvl.blunder:
             half = scored[: max(2, (len(scored) + 1) // 2)]
             return rng.choice(half)[0]
@@ -87,20 +87,51 @@ class Engine:
         return rng.choices([m for m, _s in candidates], weights=weights, k=1)[0]
 
     def _scored(
-        self, board: Board, depth: int, budget: float, stop_event: threading.Event | None
+        self,
+        board: Board,
+        depth: int,
+        budget: float,
+        stop_event: threading.Event | None,
+        on_progress: Callable[[Progress], None] | None = None,
     ) -> list[tuple[Move, int]]:
-        """Scores of all moves at the deepest depth (up to `depth`) finished within the budget."""
-        deadline = time.perf_counter() + budget
+        """Scores of all moves at the deepest depth (up to `depth`) finished within the budget.
+
+        Each finished depth goes to `on_progress` (best score, the best move and the table's line after it);
+        reporting only reads, so the scores and hence the level's choice are the same with or without it.
+        """
+        start = time.perf_counter()
+        deadline = start + budget
         try:
             scored = self.searcher.score_moves(board, 1, stop_event=stop_event)
         except SearchAborted:  # stopped at once: every move counts as equal
             return [(m, 0) for m in board.legal_moves]
+        nodes = self.searcher.nodes
+        self._report(board, 1, scored, nodes, start, on_progress)
         for d in range(2, depth + 1):
             try:
                 scored = self.searcher.score_moves(board, d, deadline, stop_event=stop_event)
             except SearchAborted:
                 break
+            nodes += self.searcher.nodes
+            self._report(board, d, scored, nodes, start, on_progress)
         return scored
+
+    def _report(
+        self,
+        board: Board,
+        depth: int,
+        scored: list[tuple[Move, int]],
+        nodes: int,
+        start: float,
+        on_progress: Callable[[Progress], None] | None,
+    ) -> None:
+        """Send one finished iteration of the randomised levels' scoring to `on_progress`."""
+        if on_progress is None or not scored:
+            return
+        best, score = scored[0]
+        pv = self.searcher.table_line(board, best, depth)
+        pv_text = self.searcher._pv_text(board, pv)
+        on_progress(Progress(depth, score, pv, pv_text, nodes, time.perf_counter() - start))
 
 
 def choose_move(

@@ -166,6 +166,27 @@ class Searcher:
         scored.sort(key=lambda ms: -ms[1])
         return scored
 
+    def table_line(self, board: Board, first: Move, length: int) -> tuple[Move, ...]:
+        """`first`, then the best replies the transposition table remembers (up to `length` moves in all).
+
+        Read-only: it changes neither the table nor `board`; it stops at a missing, illegal or repeated entry.
+        """
+        line = [first]
+        copy = board.copy()
+        copy.push(first)
+        seen = {board.key(), copy.key()}
+        while len(line) < length:
+            entry = self.tt.get(copy.key())
+            move = entry[3] if entry is not None else None
+            if move is None or move not in copy.legal_moves:
+                break
+            copy.push(move)
+            if copy.key() in seen:
+                break
+            seen.add(copy.key())
+            line.append(move)
+        return tuple(line)
+
     def _game_keys(self, board: Board) -> set[int]:
         """Keys of the positions of the game so far (for repetition draws inside the tree)."""
         keys: set[int] = set()

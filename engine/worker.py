@@ -98,13 +98,29 @@ def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
                     result.depth,
                     result.nodes,
                 )
-            else:
+            else:  # the randomised levels: their scoring iterations are reported as progress too
+                last: list[Any] = []
+
+                def report_and_keep(p: Any, last: list[Any] = last) -> None:
+                    last[:] = [p]
+                    report(p)
+
                 move = (
-                    engine.choose_move(board, level, time_limit=seconds, stop_event=flag)  # type: ignore[arg-type]
+                    engine.choose_move(
+                        board,
+                        level,
+                        time_limit=seconds,
+                        on_progress=report_and_keep,
+                        stop_event=flag,  # type: ignore[arg-type]
+                    )
                     if board.legal_moves
                     else None
                 )
-                score, pv, d, nodes = 0, (), 0, engine.searcher.nodes
+                if last:
+                    p = last[0]
+                    score, pv, d, nodes = p.score, p.pv_text, p.depth, p.nodes
+                else:
+                    score, pv, d, nodes = 0, (), 0, engine.searcher.nodes
             text = board.move_text(move) if move is not None else None
             replies.put(
                 ("done", WorkerResult(search_id, fen, move, text, score, pv, d, nodes, flag.is_set()))
