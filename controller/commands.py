@@ -4,7 +4,8 @@
 ``CommandError`` (a ValueError) naming the field and what was expected.
 Additions to the contract: ``ChooseMove(text)`` picks one of several candidate moves the board could not
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
-PDN file (the game library's directory). ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``.
+PDN file (the game library's directory). ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
+``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class NewGame(Command):
     level: int = 3
     time_control: str | None = None
     fen: str | None = None
+    player: str | None = None
+    """The local profile whose rating this game updates (None: keep the current one)."""
 
     def __post_init__(self) -> None:
         _check_type(self.kind, "variant", self.variant, str)
@@ -94,6 +97,10 @@ class NewGame(Command):
                 raise CommandError(f"{self.kind}: field 'time_control': {exc}") from None
         if self.fen is not None:
             _check_type(self.kind, "fen", self.fen, str)
+        if self.player is not None:
+            _check_type(self.kind, "player", self.player, str)
+            if not self.player.strip():
+                raise CommandError(f"{self.kind}: field 'player' must not be empty")
 
 
 @dataclass(frozen=True)

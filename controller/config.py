@@ -65,6 +65,8 @@ class Config:
     """Accept a different legal move made for the computer instead of its own move."""
     external_engine: str = ""
     """Command line of a Hub-protocol engine (e.g. scan hub) played by opponent "external"."""
+    player: str = "player"
+    """The local player profile whose rating a game against the built-in engine updates."""
 
     def __post_init__(self) -> None:
         _check_range("level", self.level, 1, 10)
@@ -76,6 +78,8 @@ class Config:
             raise ConfigError(f"engine_time: must be positive, got {self.engine_time}")
         if self.human_color not in ("white", "black", "both"):
             raise ConfigError(f"human_color: expected white, black or both, got {self.human_color!r}")
+        if not self.player.strip():
+            raise ConfigError("player: the profile name must not be empty")
 
     @property
     def data_path(self) -> Path:

@@ -67,6 +67,8 @@ class GameSettings:
     fen: str | None = None
     flipped: bool = False
     time_control: str | None = None
+    player: str = "player"
+    """The local profile whose rating a game against the built-in engine updates."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -85,6 +87,8 @@ class GameSettings:
                 raise ValueError(f"bad FEN for {variant.name}: {exc}") from None
         if self.time_control is not None:
             TimeControl.parse(self.time_control)
+        if not self.player.strip():
+            raise ValueError("the player profile name must not be empty")
 
 
 @dataclass(frozen=True)
@@ -179,7 +183,8 @@ class Controller:
         self.flags = _Flags()
         self.must_restore = False  # after a takeback/retract by command: the board must match before play
         self.settings = settings or GameSettings(config.variant, config.human_color, config.opponent,
-                                                 config.level, None, config.orientation == "white-far")
+                                                 config.level, None, config.orientation == "white-far",
+                                                 player=config.player)
         self._setup(self.settings, ())
 
     # --- game setup -------------------------------------------------------------------------------

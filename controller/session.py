@@ -9,6 +9,10 @@ config's ``external_engine`` command) and falls back to the built-in engine, wit
 One mechanism keeps the page current: after every handled input the state is compared with the last one
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
 Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.
+Ratings: when a game against the built-in engine ends (not when it is abandoned), the person's Glicko-2
+rating in that variant is updated against the level's fixed rating in ``<data dir>/ratings.sqlite3`` (the
+file ``dboard ratings`` reads), on a worker thread; a Message tells the change and ``state()["rating"]`` shows
+the person's current rating.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,7 +72,8 @@ class _WorkerOpponent:
         from engine.levels import get_level
 
         lvl = get_level(level)
-        # levels that search without randomness run the worker's iterative search (it reports progress)
+        # levels without randomness run the worker's iterative search; the randomised ones score every move
+        # depth by depth (both report each iteration as progress)
         depth = lvl.depth if not lvl.randomised else None
         budget = min(self.config.engine_time, seconds) if seconds is not None else self.config.engine_time
         search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth)
@@ -155,6 +161,10 @@ class Session:
         self._progress_due = False
         self._search_token = -1
         self._builtin_lock = threading.Lock()
+        self._rating: dict[str, Any] | None = None
+        self._rating_key: tuple[str, str] | None = None
+        self._rated_game: Any = None
+        self._background: set[asyncio.Task[Any]] = set()
         self._subscribers: list[asyncio.Queue[ev.Event]] = []
         self._queue: asyncio.Queue[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -177,6 +187,8 @@ class Session:
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
+        self._refresh_rating()
+        await self._settle_background()
         self._broadcast_state()
 
     async def stop(self) -> None:
@@ -187,6 +199,7 @@ class Session:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        await self._settle_background()
         if self.journal is not None:
             self.journal.close()
         if self._external is not None:
@@ -221,8 +234,15 @@ class Session:
         await self._queue.put(command)
 
     def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload)."""
-        return self.controller.state_dict()
+        """The full JSON-ready state (the StateChanged payload), with the person's rating."""
+        return self.controller.state_dict() | {"rating": self._rating}
+
+    @property
+    def ratings_path(self) -> Path | None:
+        """The ratings database, ``ratings.sqlite3`` in the data directory (None without one)."""
+        from engine.ratings import RATINGS_FILE
+
+        return self.journal_dir / RATINGS_FILE if self.journal_dir is not None else None
 
     def save_pdn(self) -> Path | None:
         """Write the game so far (finished or not) to its file under ``games/``; None without a data dir."""
@@ -232,6 +252,12 @@ class Session:
         """Wait until every queued input has been handled (for tests and scripts)."""
         assert self._queue is not None
         await self._queue.join()
+        await self._settle_background()
+
+    async def _settle_background(self) -> None:
+        """Wait for the rating reads and writes under way (they run on worker threads)."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     # --- internals ----------------------------------------------------------------------------------
     def _post_snapshot(self, occupancy: Occupancy) -> None:
@@ -250,13 +276,16 @@ class Session:
     def _publish(self, event: ev.Event) -> None:
         for queue in self._subscribers:
             queue.put_nowait(event)
+        if isinstance(event, ev.GameOver):
+            self._rate_game(event.result)
 
     def _broadcast_state(self) -> None:
         """Send StateChanged when the visible state differs from the last one sent (the one mechanism)."""
+        self._refresh_rating()
         if not self._subscribers:
             self._last_state = None
             return
-        state = self.controller.state_dict()
+        state = self.state()
         if state != self._last_state:
             self._last_state = state
             self._publish(ev.StateChanged(state))
@@ -300,14 +329,14 @@ class Session:
         ctl = self.controller
         if isinstance(c, cmd.NewGame):
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
-                                    ctl.settings.flipped, c.time_control)
+                                    ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
             ctl.new_game(settings)
             ctl.snapshot(self.sensors.snapshot().squares)
         elif isinstance(c, cmd.SetupPosition):
             s = ctl.settings
             settings = GameSettings(s.variant, s.human_color, s.opponent, s.level, c.fen, s.flipped,
-                                    s.time_control)
+                                    s.time_control, s.player)
             self._check_new_game(settings)
             ctl.new_game(settings)
         elif isinstance(c, cmd.SavePdn):
@@ -347,6 +376,63 @@ class Session:
         if self._external is not None:
             old, self._external = self._external, None
             threading.Thread(target=old.close, name="external-engine-close", daemon=True).start()
+
+    # --- ratings ------------------------------------------------------------------------------------
+    def _background_task(self, coro: Any) -> None:
+        if self._loop is None:
+            coro.close()
+            return
+        task = self._loop.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _refresh_rating(self) -> None:
+        """Read the person's rating in the game's variant when the player or variant changed."""
+        s = self.controller.settings
+        key = (s.player, s.variant)
+        if key == self._rating_key or self.ratings_path is None or self._loop is None:
+            return
+        self._rating_key = key
+        self._background_task(self._read_rating(self.ratings_path, *key))
+
+    async def _read_rating(self, path: Path, player: str, variant: str) -> None:
+        try:
+            rating = await asyncio.to_thread(_stored_rating, path, player, variant)
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("cannot read the ratings in %s: %s", path, exc)
+            return
+        self._show_rating(player, variant, rating)
+
+    def _show_rating(self, player: str, variant: str, rating: Any) -> None:
+        if (player, variant) == self._rating_key:
+            self._rating = {"player": player, "variant": variant, "rating": round(rating.rating, 1),
+                            "rd": round(rating.rd, 1)}
+            self._broadcast_state()
+
+    def _rate_game(self, result: str) -> None:
+        """A game ended: against the built-in engine, update the person's rating (once per game)."""
+        ctl, path = self.controller, self.ratings_path
+        s = ctl.settings
+        if (path is None or s.opponent != "engine" or s.human_color not in ("white", "black")
+                or self._rated_game == ctl.started):
+            return
+        self._rated_game = ctl.started  # a takeback after the end and a second ending do not count twice
+        winner = "white" if result == "1-0" else "black" if result == "0-1" else None
+        score = 0.5 if winner is None else 1.0 if winner == s.human_color else 0.0
+        self._background_task(self._record_rating(path, s.player, s.variant, s.level, score))
+
+    async def _record_rating(self, path: Path, player: str, variant: str, level: int, score: float) -> None:
+        try:
+            old, new = await asyncio.to_thread(_record_engine_game, path, player, variant, level, score)
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            log.warning("cannot update the rating in %s: %s", path, exc)
+            self.controller._say(f"Your rating could not be updated: {exc}", "warning")
+            self._broadcast_state()
+            return
+        self.controller._say(f"Your {variant} rating: {old.rating:.0f} -> {new.rating:.0f} "
+                             f"(RD {old.rd:.0f} -> {new.rd:.0f})")
+        self._show_rating(player, variant, new)
+        self._broadcast_state()
 
     def _engine_progress(self, progress: Any) -> None:
         """Called on the engine worker's reader thread: keep the newest iteration and have the loop publish it
@@ -411,3 +497,27 @@ class Session:
 
     def __repr__(self) -> str:
         return f"Session({self.controller!r})"
+
+
+def _stored_rating(path: Path, player: str, variant: str) -> Any:
+    """The player's rating in ``variant`` (the Glicko-2 default before their first rated game)."""
+    from engine.glicko2 import Rating
+    from engine.ratings import RatingStore, UnknownPlayerError
+
+    if not path.exists():
+        return Rating()
+    with RatingStore(path) as store:
+        try:
+            return store.rating(player, variant)
+        except UnknownPlayerError:
+            return Rating()
+
+
+def _record_engine_game(path: Path, player: str, variant: str, level: int, score: float) -> tuple[Any, Any]:
+    """Store a finished game against the engine at ``level``; the rating before and after it."""
+    from engine.ratings import RatingStore
+
+    with RatingStore(path) as store:
+        store.add_player(player)
+        old = store.rating(player, variant)
+        return old, store.record_engine_game(player, variant, level, score)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from engine.core import Engine
 from engine.limits import Progress, SearchLimits, format_score
@@ -77,9 +78,10 @@ def _dxp(args: argparse.Namespace) -> int:
 
 
 def _ratings(args: argparse.Namespace) -> int:
-    from engine.ratings import RatingStore
+    from engine.ratings import RATINGS_FILE, RatingStore
 
-    with RatingStore(args.db) as store:
+    db = Path(args.data_dir).expanduser() / RATINGS_FILE if args.data_dir else args.db
+    with RatingStore(db) as store:
         if args.add:
             store.add_player(args.add)
             print(f"player {args.add!r} added to {store.path}")
@@ -132,6 +134,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_dxp)
 
     p = sub.add_parser("ratings", help="list the players' Glicko-2 ratings")
-    p.add_argument("--db", help="ratings database (default ~/.local/share/draughts-board/ratings.sqlite3)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--db", help="ratings database (default ~/.local/share/draughts-board/ratings.sqlite3)"
+    )
+    where.add_argument("--data-dir", metavar="DIR",
+                       help="the data directory `dboard play` uses (its data_dir): read DIR/ratings.sqlite3")
     p.add_argument("--add", metavar="NAME", help="create a player profile first")
     p.set_defaults(func=_ratings)

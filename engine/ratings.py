@@ -9,7 +9,11 @@ from pathlib import Path
 
 from engine.glicko2 import DEFAULT_RD, DEFAULT_VOLATILITY, Rating, Result, update
 
-DEFAULT_DB_PATH = Path("~/.local/share/draughts-board/ratings.sqlite3")
+DEFAULT_DATA_DIR = Path("~/.local/share/draughts-board")
+"""The default data directory (the same as `dboard play`'s data_dir setting)."""
+RATINGS_FILE = "ratings.sqlite3"
+"""The ratings database's file name inside a data directory."""
+DEFAULT_DB_PATH = DEFAULT_DATA_DIR / RATINGS_FILE
 
 # Fixed ratings of the built-in engine's ten levels (level 1 first); a variant adds its offset below.
 _LEVEL_BASE = (700.0, 850.0, 1000.0, 1150.0, 1300.0, 1450.0, 1600.0, 1750.0, 1900.0, 2050.0)

@@ -184,6 +184,19 @@ def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path)
     asyncio.run(main())
 
 
+def test_a_randomised_level_reports_its_search_iterations_too(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        config = Config(variant="english", human_color="white", opponent="engine", level=3, engine_time=5.0)
+        async with Session(config, board, board, None) as session:
+            events = await _started(session, board)
+            progress = await _until(events, lambda e: isinstance(e, ev.EngineProgress), timeout=30)
+            assert 1 <= progress.depth <= 2 and progress.pv[0] in session.state()["legal_moves"]
+            assert session.state()["engine"]["progress"]["depth"] == progress.depth
+
+    asyncio.run(main())
+
+
 def _external_game(tmp_path: Path, command: str) -> tuple[list[ev.Event], str]:
     async def main() -> tuple[list[ev.Event], str]:
         board = SimulatedBoard(8, 8)

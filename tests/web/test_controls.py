@@ -91,3 +91,20 @@ def test_setup_by_hand(pw: Playwright, tmp_path: Path) -> None:
         assert rules.Board("spanish", live.state()["fen"]).pieces() == expected.pieces()
         assert live.state()["turn"] == "black"
         assert page.locator("#board .piece.king.white").count() == 1
+
+
+def test_rating_is_shown_and_updated_after_a_game_against_the_engine(pw: Playwright, tmp_path: Path) -> None:
+    # English: Black (the person) moves first, so resigning at once never wakes the engine
+    with live_server(tmp_path, variant="english", opponent="engine", human_color="black", level=5,
+                     player="ann") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.wait_for_selector("#rating:has-text('ann: english rating 1500 (RD 350)')")
+        page.click("#btn-arrange")
+        wait_state(page, "player_to_move")
+        page.click("#btn-resign")
+        page.wait_for_selector("#messages li:has-text('Your english rating: 1500 ->')")
+        live.call(live.session.idle)
+        rating = live.state()["rating"]
+        assert rating["player"] == "ann" and rating["rating"] < 1500 and rating["rd"] < 350
+        page.wait_for_selector(f"#rating:has-text('english rating {round(rating['rating'])} "
+                               f"(RD {round(rating['rd'])})')")

@@ -141,6 +141,7 @@ function render() {
   app.engineState = pick(s, "engine") || null;
   if (!(app.engineState && app.engineState.thinking)) app.engine = null;
   renderEngine();
+  renderRating(pick(s, "rating"));
   if (!app._shownHistory && Array.isArray(s.messages)) {   // earlier messages, once; later ones come as events
     app._shownHistory = true;
     for (const m of s.messages) addMessage(typeof m === "string" ? m : m.text, (m && m.level) || "info");
@@ -281,6 +282,11 @@ function renderResult(r) {
   el.hidden = false;
   el.dataset.result = res;
   el.textContent = `Game over: ${res}${reason ? " — " + reason : ""}`;
+}
+function renderRating(r) {   // the person's Glicko-2 rating in this variant (games against the engine)
+  const el = $("#rating");
+  el.hidden = !r;
+  el.textContent = r ? `${r.player}: ${r.variant} rating ${Math.round(r.rating)} (RD ${Math.round(r.rd)})` : "";
 }
 function renderEngine() {
   const st = app.engineState || {};
