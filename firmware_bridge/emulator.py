@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import tty
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -65,8 +66,8 @@ class BoardEmulator:
         self.log: list[LoggedChange] = []
         self.leds: p.LedFrameMsg | None = None
         self.received: list[p.Message] = []
-        self._corrupt = 0
-        self._truncate = 0
+        self._corrupt: Counter[type] = Counter()     # message class -> frames of it still to corrupt
+        self._truncate: Counter[type] = Counter()
         self._muted_until = 0.0
         self.sent_frames = 0
         self.dropped_writes = 0
@@ -190,13 +191,16 @@ class BoardEmulator:
         self._write(data)
         return data
 
-    def corrupt_next(self, count: int = 1) -> None:
-        """Flip a CRC bit in each of the next ``count`` frames sent."""
-        self._corrupt += count
+    def corrupt_next(self, count: int = 1, kind: type = p.Change) -> None:
+        """Flip a CRC bit in each of the next ``count`` frames of message class ``kind``.
 
-    def truncate_next(self, count: int = 1) -> None:
-        """Cut each of the next ``count`` frames in half (the delimiter still follows)."""
-        self._truncate += count
+        Faults name the message they hit, so a heartbeat reply sent in between cannot absorb them.
+        """
+        self._corrupt[kind] += count
+
+    def truncate_next(self, count: int = 1, kind: type = p.Change) -> None:
+        """Cut each of the next ``count`` frames of class ``kind`` in half (the delimiter still follows)."""
+        self._truncate[kind] += count
 
     def reset(self) -> None:
         """MCU reset: new boot_id, event_seq 0, LEDs off; the pieces stay; HELLO_REPLY is sent."""
@@ -230,12 +234,12 @@ class BoardEmulator:
                 return
             raw = p.payload(msg, self._frame_seq)
             self._frame_seq = (self._frame_seq + 1) & 0xFFFF
-            if self._corrupt:
-                self._corrupt -= 1
+            if self._corrupt[type(msg)]:
+                self._corrupt[type(msg)] -= 1
                 raw = raw[:-1] + bytes([raw[-1] ^ 0x01])
             wire = p.cobs_encode(raw)
-            if self._truncate:
-                self._truncate -= 1
+            if self._truncate[type(msg)]:
+                self._truncate[type(msg)] -= 1
                 wire = wire[: len(wire) // 2]
             self.sent_frames += 1
             self._write(wire + b"\x00")
@@ -307,7 +311,7 @@ class BoardEmulator:
 
 
 HELP = """commands: place R C | lift R C | show | unplug | replug | reset | garbage N | corrupt [N]
-          truncate [N] | flood N | mute SECONDS | quit"""
+          truncate [N] | flood N | mute SECONDS | quit   (corrupt/truncate hit the next N CHANGE frames)"""
 
 
 def _command(emu: BoardEmulator, line: str) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.protocol import Ack, HelloReply
 from firmware_bridge.serial_backend import SerialBoard, led_message
 from firmware_bridge.types import BLUE, GREEN, LedFrame, Light, Pattern, Square, SquareChange
 
@@ -171,7 +172,7 @@ def test_reset_with_lost_hello_reply(rig: Rig) -> None:
     for sq in [(1, 1), (1, 3), (1, 5)]:
         rig.emu.place(sq)
     rig.settle()
-    rig.emu.corrupt_next()
+    rig.emu.corrupt_next(kind=HelloReply)
     rig.emu.reset()                # its HELLO_REPLY is corrupted
     rig.emu.lift((1, 3))           # new boot seq 1 <= host's last seq 3: only the heartbeat reveals it
     rig.check_no_loss_no_duplicate()
@@ -192,7 +193,7 @@ def test_silent_device_is_reconnected(rig: Rig) -> None:
 
 
 def test_led_frame_is_resent_until_acked(rig: Rig) -> None:
-    rig.emu.corrupt_next()         # pretend the next MCU frame (our ACK) is damaged
+    rig.emu.corrupt_next(kind=Ack)  # pretend the MCU's ACK is damaged
     frame = LedFrame.of(8, 8, {(3, 4): Light(GREEN, Pattern.FAST_BLINK)})
     rig.host.show(frame)
     wait_for(lambda: rig.host._led_seq is None, "LED frame acknowledged")
