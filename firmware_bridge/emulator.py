@@ -19,6 +19,7 @@ import time
 import tty
 from collections import Counter
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -219,6 +220,10 @@ class BoardEmulator:
         for i in range(count):
             sq = cells[i % len(cells)]
             self._change(sq, sq not in self._occupied)
+
+    def atomic(self) -> AbstractContextManager[bool]:
+        """Group actions so that no other frame (a heartbeat reply, say) goes out between their frames."""
+        return self._lock
 
     def mute(self, seconds: float) -> None:
         """Stop sending anything for ``seconds`` (a hung MCU); the host should call it silent."""

@@ -112,8 +112,9 @@ def test_garbage_between_frames(rig: Rig) -> None:
 def test_corrupted_crc_mid_stream_is_a_gap(rig: Rig) -> None:
     rig.emu.place((0, 0))
     rig.emu.corrupt_next()
-    rig.emu.place((0, 1))          # lost on the wire
-    rig.emu.place((0, 2))          # reveals the gap
+    with rig.emu.atomic():         # no heartbeat reply in between: the next change must reveal the gap
+        rig.emu.place((0, 1))      # lost on the wire
+        rig.emu.place((0, 2))      # reveals the gap
     rig.check_no_loss_no_duplicate()
     assert rig.host.stats.gaps >= 1
 
