@@ -53,6 +53,7 @@ class Command:
             raise CommandError(f"{kind}: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON form ``from_json`` reads back."""
         return {"kind": self.kind, **self.__dict__}
 
 

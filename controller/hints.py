@@ -47,11 +47,13 @@ class Lights:
         self.lights: dict[Square, Light] = {}
 
     def add(self, squares: Iterable[Square], colour: Colour, pattern: Pattern) -> Lights:
+        """Light ``squares`` in ``colour`` and ``pattern`` (replacing their earlier lights); returns self."""
         for sq in squares:
             self.lights[sq] = Light(colour, pattern)
         return self
 
     def frame(self) -> LedFrame:
+        """The finished frame (unlit squares off)."""
         return LedFrame.of(self.rows, self.cols, self.lights)
 
 

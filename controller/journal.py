@@ -40,6 +40,7 @@ class Record:
     """Wall-clock time the move was made (ISO 8601, seconds)."""
 
     def to_json(self) -> dict[str, Any]:
+        """The journal line's JSON object (optional fields only when set)."""
         data: dict[str, Any] = {"type": self.kind, "text": self.text, "fen": self.fen, "by": self.by}
         for key in ("seconds", "clocks", "wall"):
             value = getattr(self, key)

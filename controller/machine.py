@@ -28,7 +28,7 @@ from .config import Config
 from .hints import Fill, HintPolicy
 from .inference import Expectation, MoveShape, Reading, disambiguate
 from .journal import Journal, JournalState, Record
-from .record import PdnTags, forced_fen, replay, write_pdn
+from .record import PdnTags, forced_fen, replay, replay_positions, write_pdn
 from .squares import BoardMap
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,7 @@ class GameSettings:
     """The local profile whose rating a game against the built-in engine updates."""
 
     def to_json(self) -> dict[str, Any]:
+        """The settings as a JSON object (the journal header; ``GameSettings(**data)`` reads it back)."""
         return dict(self.__dict__)
 
     def check(self) -> None:
@@ -222,11 +223,8 @@ class Controller:
 
     def _history(self) -> list[frozenset[Square]]:
         """The physical occupancy of every position of the game, start first."""
-        out = [self.start_occupancy]
-        for i in range(1, len(self.records) + 1):
-            out.append(Expectation(replay(self.variant, self.settings.fen, self.records[:i]).board,
-                                   self.map).base if i < len(self.records) else self.exp.base)
-        return out
+        return [Expectation(game.board, self.map).base
+                for game in replay_positions(self.variant, self.settings.fen, self.records)]
 
     def new_game(self, settings: GameSettings | None = None) -> None:
         """Start a new game (journaled) and wait for its start position on the board."""
@@ -305,6 +303,17 @@ class Controller:
         if self._grace_at is not None and self._grace_at <= now:
             self._grace_at = None
             self._go_out_of_sync()
+
+    def _arm_deadline(self, kind: str, now: float, data: Any = None) -> None:
+        """Set the one deadline: ``kind`` fires once the board has stayed as it is for the settle time."""
+        self._deadline = _Deadline(kind, now + self.config.settle_ms / 1000, data)
+
+    def _await_settle(self, pending: tuple[MoveShape, ...], now: float) -> None:
+        """A complete move that a further capture could still extend: commit it once the board is still."""
+        self.pending = pending
+        self._arm_deadline("settle", now)
+        if self.state != "move_pending_settle":
+            self.settle()
 
     def _on_deadline(self, d: _Deadline, now: float) -> None:
         if d.kind == "settle":
@@ -394,15 +403,14 @@ class Controller:
     def _eval_physical_commands(self, now: float, allow_restart: bool) -> bool:
         """Takeback by restoring an earlier position, or a new game by setting up the start position."""
         occ = self.occupancy
-        settle = self.config.settle_ms / 1000
         if self.config.takeback and self.records:
             for k in range(1, min(len(self.records), 20) + 1):
                 if self.history[-1 - k] == occ:
-                    self._deadline = _Deadline("takeback", now + settle, k)
+                    self._arm_deadline("takeback", now, k)
                     return True
         if (self.config.new_game_on_start and self.records and occ == self.start_occupancy
                 and (allow_restart or len(self.records) > 20 or not self.config.takeback)):
-            self._deadline = _Deadline("restart", now + settle)
+            self._arm_deadline("restart", now)
             return True
         return False
 
@@ -424,10 +432,7 @@ class Controller:
         if reading.kind == "complete":
             candidates = disambiguate(reading.complete, frozenset(self.touched))
             if reading.extendable:
-                self.pending = reading.complete
-                self._deadline = _Deadline("settle", now + self.config.settle_ms / 1000)
-                if self.state != "move_pending_settle":
-                    self.settle()
+                self._await_settle(reading.complete, now)
                 self._display(self._progress_frame(reading))
             elif len(candidates) == 1:
                 self._commit(candidates[0])
@@ -469,10 +474,7 @@ class Controller:
         if shape is not None and shape in reading.complete:
             self._grace_at = None
             if reading.extendable:
-                self.pending = (shape,)
-                self._deadline = _Deadline("settle", now + self.config.settle_ms / 1000)
-                if self.state != "move_pending_settle":
-                    self.settle()
+                self._await_settle((shape,), now)
             else:
                 self._commit(shape)
             return
@@ -525,7 +527,7 @@ class Controller:
         rule = _refusal_rule(message)
         policy = self.variant.missed_capture_policy
         if rule == "compulsory capture" and not enemies and policy != "reject":
-            self._deadline = _Deadline("missed", now + self.config.settle_ms / 1000, (origin, target, text))
+            self._arm_deadline("missed", now, (origin, target, text))
             return
         if self.flags.refused == self.occupancy:
             return
@@ -770,10 +772,12 @@ class Controller:
         self._finish(outcome.result, outcome.reason)
 
     def offer_draw(self, color: str) -> None:
+        """``color`` offers a draw; the other side answers with ``answer_draw``."""
         self.draw_offer = color
         self._say(f"{color} offers a draw.")
 
     def answer_draw(self, color: str, accept: bool) -> None:
+        """``color`` accepts (the game ends drawn) or declines the other side's draw offer."""
         if self.draw_offer is None or self.draw_offer == color:
             raise ValueError(f"there is no draw offer for {color} to answer")
         self.draw_offer = None
@@ -784,6 +788,7 @@ class Controller:
             self._say(f"{color} declines the draw.")
 
     def set_teaching(self, on: bool) -> None:
+        """Turn teaching mode (whole capture paths, rule names in refusals) on or off."""
         self.teaching = on
         self.hints.teaching = on
         if self.state == "player_to_move":

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``dboard play`` subcommand."""
     parser = sub.add_parser("play", help="play a game on the board (simulated by default)",
                             description="Play on the board: against the built-in engine or a person.")
     config_module.add_arguments(parser)
@@ -43,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``dboard play``: run a Session on the simulated board with the console (and web page) as controls."""
     config = config_module.from_args(args)
     logging.getLogger("transitions").setLevel(logging.WARNING)  # its per-transition INFO lines are noise here
     if config.profile != "simulated":

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import sqlite3
 import threading
@@ -49,7 +50,9 @@ PROGRESS_SECONDS = 0.1
 class Opponent(Protocol):
     """A computer player: picks a move for the side to move."""
 
-    def choose_move(self, board: Board, level: int) -> Move: ...
+    def choose_move(self, board: Board, level: int) -> Move:
+        """The move to play in ``board`` at engine ``level`` (called on a worker thread)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -225,6 +228,7 @@ class Session:
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[ev.Event]) -> None:
+        """Stop sending events to ``queue`` (no error if it was not subscribed)."""
         with contextlib.suppress(ValueError):
             self._subscribers.remove(queue)
 
@@ -334,9 +338,7 @@ class Session:
             ctl.new_game(settings)
             ctl.snapshot(self.sensors.snapshot().squares)
         elif isinstance(c, cmd.SetupPosition):
-            s = ctl.settings
-            settings = GameSettings(s.variant, s.human_color, s.opponent, s.level, c.fen, s.flipped,
-                                    s.time_control, s.player)
+            settings = dataclasses.replace(ctl.settings, fen=c.fen)
             self._check_new_game(settings)
             ctl.new_game(settings)
         elif isinstance(c, cmd.SavePdn):

@@ -21,10 +21,12 @@ class BoardMap:
 
     @property
     def rows(self) -> int:
+        """The board's number of rows (the variant's height)."""
         return self.variant.height
 
     @property
     def cols(self) -> int:
+        """The board's number of columns (the variant's width)."""
         return self.variant.width
 
     def rc(self, sq: int) -> Square:
