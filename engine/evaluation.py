@@ -112,40 +112,26 @@ class Evaluator:
         for sq, (r, c) in self._rc.items():
             central = min(c, w - 1 - c) + min(r, h - 1 - r)
             self._king_table[sq] = self.king + 2 * central
-        self._h = h
         size = geo.size
         self._step_masks: list[list[int]] = []
         self._cone_masks: list[list[int]] = []
         self._runaway: list[list[int]] = []
-        self._behind_masks: list[list[int]] = []
         for color in (Color.WHITE, Color.BLACK):
-            f = variant.forward(color)
             step_m = [0] * size
             cone_m = [0] * size
             run = [0] * size
-            behind_m = [0] * size
-            for sq, (r, col) in self._rc.items():
+            for sq in self._rc:
                 for t in self._forward_steps[color][sq]:
                     step_m[sq] |= 1 << t
                 for t in self._cone[color][sq]:
                     cone_m[sq] |= 1 << t
                 left = h - 1 - self._adv[color][sq]
                 run[sq] = wt.runaway // left if left > 0 else 0
-                b = geo.square_at(r - f, col)
-                behind_m[sq] = (1 << b) if b is not None else 0
             self._step_masks.append(step_m)
             self._cone_masks.append(cone_m)
             self._runaway.append(run)
-            self._behind_masks.append(behind_m)
-        self._side_masks = [0] * size
-        for sq, (r, col) in self._rc.items():
-            for dc in (-1, 1):
-                t = geo.square_at(r, col + dc)
-                if t is not None:
-                    self._side_masks[sq] |= 1 << t
-        self._man_table = [self._man_table[Color.WHITE], self._man_table[Color.BLACK]]  # type: ignore[assignment]
         # Bitboard forms of the tables: squares grouped by equal value, so a term is a few popcounts.
-        self._man_groups = [self._groups(self._man_table[c]) for c in (0, 1)]
+        self._man_groups = [self._groups(self._man_table[c]) for c in (Color.WHITE, Color.BLACK)]
         self._king_groups = self._groups(self._king_table)
         board_mask = geo.mask
         stride = geo.stride

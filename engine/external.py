@@ -17,8 +17,18 @@ from collections.abc import Sequence
 
 from engine.core import Engine
 from engine.dxp import ENGINE_NAME, dxp_position, move_from_message, move_message
-from engine.dxp_protocol import BackAcc, BackReq, DxpConnection, DxpError, GameAcc, GameEnd, GameReq, MoveMsg
-from engine.hub_protocol import format_message, parse_message
+from engine.dxp_protocol import (
+    BackAcc,
+    BackReq,
+    DxpConnection,
+    DxpError,
+    DxpMessage,
+    GameAcc,
+    GameEnd,
+    GameReq,
+    MoveMsg,
+)
+from engine.hub_protocol import HubMessage, format_message, parse_message
 from engine.notation import ProtocolMoveError, parse_hub_move, position_string
 from rules import Board, Color, Move
 
@@ -105,7 +115,7 @@ class HubEngine:
         except (BrokenPipeError, OSError, ValueError):
             raise self._died(f"receiving {line.split()[0]!r}") from None
 
-    def _receive(self, timeout: float, doing: str):
+    def _receive(self, timeout: float, doing: str) -> HubMessage:
         try:
             line = self._lines.get(timeout=timeout)
         except queue.Empty:
@@ -178,7 +188,7 @@ class DxpEngine:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _receive(self, timeout: float, doing: str):
+    def _receive(self, timeout: float, doing: str) -> DxpMessage:
         self.conn.sock.settimeout(timeout)
         try:
             return self.conn.receive()
@@ -191,7 +201,7 @@ class DxpEngine:
         except DxpError as exc:
             raise ExternalEngineError(f"DXP engine {self.name} broke the protocol: {exc}") from None
 
-    def _send(self, msg, doing: str) -> None:
+    def _send(self, msg: DxpMessage, doing: str) -> None:
         try:
             self.conn.send(msg)
         except OSError as exc:

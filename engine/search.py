@@ -5,6 +5,7 @@ Keys come from `board.key()`; move ordering is hash move, captures by size, prom
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -130,9 +131,7 @@ class Searcher:
                 break
             if limits.time and elapsed > 0.6 * limits.time:
                 break  # the next iteration would most likely not finish
-        return SearchResult(
-            best.move, best.score, best.pv, best.depth, self.nodes, time.perf_counter() - start, best.pv_text
-        )
+        return dataclasses.replace(best, nodes=self.nodes, seconds=time.perf_counter() - start)
 
     def score_moves(
         self,

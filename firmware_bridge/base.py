@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from .interfaces import ChangeListener, SensorSource, SnapshotListener
 from .types import LedFrame, Occupancy, Square, SquareChange
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 class SquareError(ValueError):
@@ -46,27 +49,35 @@ class Listeners:
         self._change: list[ChangeListener] = []
         self._lock = threading.Lock()
 
+    def __repr__(self) -> str:
+        return f"Listeners(snapshot={len(self._snapshot)}, change={len(self._change)})"
+
     def add_snapshot(self, listener: SnapshotListener) -> None:
+        """Register ``listener`` for every new snapshot."""
         with self._lock:
             self._snapshot.append(listener)
 
     def add_change(self, listener: ChangeListener) -> None:
+        """Register ``listener`` for every debounced square change."""
         with self._lock:
             self._change.append(listener)
 
     def snapshot(self, occupancy: Occupancy) -> None:
-        for listener in list(self._snapshot):
-            try:
-                listener(occupancy)
-            except Exception:
-                log.exception("snapshot listener %r failed", listener)
+        """Call every snapshot listener with ``occupancy``."""
+        _notify(self._snapshot, occupancy, "snapshot")
 
     def change(self, change: SquareChange) -> None:
-        for listener in list(self._change):
-            try:
-                listener(change)
-            except Exception:
-                log.exception("change listener %r failed", listener)
+        """Call every change listener with ``change``."""
+        _notify(self._change, change, "change")
+
+
+def _notify(listeners: list[Callable[[_T], None]], value: _T, kind: str) -> None:
+    """Call each listener with ``value``; a failing listener is logged and the rest still run."""
+    for listener in list(listeners):
+        try:
+            listener(value)
+        except Exception:
+            log.exception("%s listener %r failed", kind, listener)
 
 
 class OccupancyTracker:
@@ -80,6 +91,9 @@ class OccupancyTracker:
         self._seq = 0
         self._snapshot = Occupancy(frozenset(), 0, time)
         self.lock = threading.RLock()
+
+    def __repr__(self) -> str:
+        return f"OccupancyTracker({self.rows}x{self.cols}, occupied={len(self._squares)}, seq={self._seq})"
 
     @property
     def squares(self) -> frozenset[Square]:
@@ -118,10 +132,7 @@ class OccupancyTracker:
             new = sorted(target - self._squares)
         changes = [c for sq in gone if (c := self.apply(sq, False, time, publish=False))]
         changes += [c for sq in new if (c := self.apply(sq, True, time, publish=False))]
-        with self.lock:
-            self._snapshot = Occupancy(frozenset(self._squares), self._seq, time)
-            snap = self._snapshot
-        self.listeners.snapshot(snap)
+        self.publish_at(time)
         return changes
 
     def publish_at(self, time: float) -> None:

@@ -57,11 +57,16 @@ class SwitchMatrix:
         self._stuck: dict[Square, bool] = {}
         self._bouncing: dict[Square, int] = {}
 
+    def __repr__(self) -> str:
+        return (f"SwitchMatrix({self.rows}x{self.cols}, diodes={self.diodes}, closed={len(self._closed)}, "
+                f"stuck={len(self._stuck)})")
+
     def place(self, square: Square, *, bounce: int | None = None) -> None:
         """A magnet arrives: the reed closes (after bouncing)."""
         self._set(square, True, bounce)
 
     def lift(self, square: Square, *, bounce: int | None = None) -> None:
+        """The magnet leaves: the reed opens (after bouncing)."""
         self._set(square, False, bounce)
 
     def set_occupancy(self, squares: Iterable[Square]) -> None:
@@ -74,6 +79,7 @@ class SwitchMatrix:
         self._stuck[self._check(square)] = closed
 
     def unstick(self, square: Square) -> None:
+        """The reed at ``square`` follows magnets again."""
         self._stuck.pop(square, None)
 
     def _check(self, square: Square) -> Square:

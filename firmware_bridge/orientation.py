@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from .types import Square
 
+# The rotation undoing each side's rotation (west and east need a square board, so they swap cleanly).
+_INVERSE = {"south": "south", "north": "north", "west": "east", "east": "west"}
+
 
 class Orientation:
     """A rotation of the wiring grid; ``to_logical``/``to_wiring`` are inverse bijections."""
@@ -21,12 +24,21 @@ class Orientation:
 
     @property
     def identity(self) -> bool:
+        """True when wiring and logical coordinates coincide (White at the south edge)."""
         return self.white_side == "south"
 
     def to_logical(self, square: Square) -> Square:
+        """The logical square (White's view) of wiring square ``square``."""
+        return self._turn(square, self.white_side)
+
+    def to_wiring(self, square: Square) -> Square:
+        """The wiring square of logical square ``square`` (the inverse of ``to_logical``)."""
+        return self._turn(square, _INVERSE[self.white_side])
+
+    def _turn(self, square: Square, side: str) -> Square:
+        """Rotate ``square`` as for White at ``side``; west and east are each other's inverse."""
         r, c = square
         n_r, n_c = self.rows - 1, self.cols - 1
-        side = self.white_side
         if side == "south":
             return (r, c)
         if side == "north":
@@ -34,18 +46,6 @@ class Orientation:
         if side == "west":
             return (c, n_r - r)
         return (n_c - c, r)              # east
-
-    def to_wiring(self, square: Square) -> Square:
-        r, c = square
-        n_r, n_c = self.rows - 1, self.cols - 1
-        side = self.white_side
-        if side == "south":
-            return (r, c)
-        if side == "north":
-            return (n_r - r, n_c - c)
-        if side == "west":
-            return (n_r - c, r)
-        return (c, n_c - r)              # east
 
     def __repr__(self) -> str:
         return f"Orientation({self.rows}x{self.cols}, white_side={self.white_side!r})"

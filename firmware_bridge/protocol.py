@@ -157,6 +157,7 @@ class SnapshotRequest:
 
 
 def bitmap_size(rows: int, cols: int) -> int:
+    """Bytes of a SNAPSHOT occupancy bitmap: one bit per square, row-major, rounded up to whole bytes."""
     return (rows * cols + 7) // 8
 
 

@@ -165,6 +165,10 @@ class Debouncer:
         self._closed_since: dict[Square, int] = {}    # square -> diag.changes when it last closed
         self.diag = Diagnostics()
 
+    def __repr__(self) -> str:
+        return (f"Debouncer({self.rows}x{self.cols}, n={self.n}, diodes={self.diodes}, "
+                f"scans={self.diag.scans})")
+
     def feed(self, masks: Sequence[int]) -> list[tuple[Square, bool]]:
         """One scan's raw masks (bit set = closed) -> the squares whose debounced state changed."""
         d = self.diag
