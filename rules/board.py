@@ -207,12 +207,13 @@ class Board:
 
     @staticmethod
     def _wrap(raw: RawMove) -> Move:
+        """The Move of a raw move: its prebuilt one (non-captures) or a new one."""
         return raw[6] or Move(raw[0], raw[1], raw[4], raw[5], raw[3])
 
     def _legal_move_objects(self) -> list[Move]:
         raws = self._legal_raw()
         if raws and raws[0][6] is None:  # captures: build their Move objects once per position
-            raws = self._cache = [(*r[:6], Move(r[0], r[1], r[4], r[5], r[3])) for r in raws]
+            raws = self._cache = [(*r[:6], self._wrap(r)) for r in raws]
         return [r[6] for r in raws]  # type: ignore[misc]
 
     @property
@@ -234,13 +235,15 @@ class Board:
         return self._gen.has_capture(own, opp, self._k, self._turn)
 
     def _find_raw(self, move: Move) -> RawMove | None:
+        """The legal raw move that `move` is (same object) or names (same from, to, captured set)."""
+        raws = self._legal_raw()
+        for r in raws:
+            if r[6] is move:
+                return r
         cap = 0
         for s in move.captures:
             cap |= 1 << s
-        for r in self._legal_raw():
-            if r[6] is move:
-                return r
-        for r in self._legal_raw():
+        for r in raws:
             if r[0] == move.from_square and r[1] == move.to_square and r[2] == cap:
                 return r
         return None

@@ -8,11 +8,9 @@ from rules.variants import Variant
 
 
 def _square(variant: Variant, token: str, block: str) -> int:
-    g = variant.geometry
+    """A FEN square token (number, or algebraic name on any board); FenError names the block."""
     try:
-        if g.numbering == "algebraic" and token.isdigit():
-            return g.from_number(int(token))
-        return g.parse_any(token)
+        return variant.geometry.parse_any(token)
     except InvalidSquareError as exc:
         raise FenError(f"bad square {token!r} in FEN block {block!r}: {exc}") from None
 

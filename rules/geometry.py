@@ -76,6 +76,7 @@ class Geometry:
             order = sorted(cells, key=lambda rc: (rc[0], -rc[1]))
         else:
             order = sorted(cells)
+        # Numbers follow this order; for "algebraic" it is a1 = 1, left to right, bottom up.
         squares = tuple(r * stride + c for r, c in order)
         set_(self, "squares", squares)
         mask = 0
@@ -142,17 +143,11 @@ class Geometry:
     def number(self, sq: int) -> int:
         """1-based number in the numeric numbering (algebraic boards: a1 = 1, left to right, bottom up)."""
         self._check(sq)
-        if self.numbering == "algebraic":
-            return sorted(self.squares).index(sq) + 1
         return self._numbers[sq]
 
     def from_number(self, number: int) -> int:
         """Inverse of number()."""
-        if self.numbering == "algebraic":
-            ordered = sorted(self.squares)
-            if 1 <= number <= len(ordered):
-                return ordered[number - 1]
-        elif number in self._by_number:
+        if number in self._by_number:
             return self._by_number[number]
         raise InvalidSquareError(f"no square numbered {number} on this {self.width}x{self.height} board")
 

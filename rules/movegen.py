@@ -7,6 +7,7 @@ merging (same from, to, captured set) are applied afterwards.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from rules.geometry import DIRECTIONS, REVERSE
@@ -16,6 +17,24 @@ from rules.variants import Variant
 
 # (from, to, captured mask, promotion, path, captures, prebuilt Move or None)
 RawMove = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...], Move | None]
+# per capture direction: (|shift|, shift < 0, i.e. targets are shifted left to line up with their jumpers)
+ShiftTests = tuple[tuple[int, bool], ...]
+
+
+def _shift_tests(shifts: Iterable[int]) -> ShiftTests:
+    """The (amount, is_left_shift) pairs of signed direction shifts, for _short_jumpers."""
+    return tuple((-sh if sh < 0 else sh, sh < 0) for sh in shifts)
+
+
+def _short_jumpers(pieces: int, targets: int, empty: int, tests: ShiftTests) -> int:
+    """The `pieces` that can jump a `targets` piece onto an `empty` square right behind it, whole board."""
+    found = 0
+    for sh, left in tests:
+        if left:
+            found |= pieces & (targets << sh) & (empty << 2 * sh)
+        else:
+            found |= pieces & (targets >> sh) & (empty >> 2 * sh)
+    return found
 
 
 class MoveGen:
@@ -26,7 +45,6 @@ class MoveGen:
         self.variant = variant
         self.mask = g.mask
         self.rays = g.rays
-        self.steps = g.steps
         stride = g.stride
         self.shift_of = tuple(dr * stride + dc for dr, dc in DIRECTIONS)
         self.man_move = tuple(variant.direction_indices(variant.man_move_dirs, c) for c in Color)
@@ -47,7 +65,6 @@ class MoveGen:
         self.king_mode = variant.king_capture
         self.king_long = variant.king_capture != "short"
         self.removal_end = variant.removal == "end"
-        self.allow_180 = variant.allow_180
         self.mid = variant.promotion_mid_capture
         self.man_takes_kings = variant.can_man_capture_king
         self.precedence = variant.precedence
@@ -60,12 +77,9 @@ class MoveGen:
         self._quiet_tables()
         self._mdfs = self._dfs if self.man_long else self._sdfs
         self._kdfs = self._dfs if self.king_long else self._sdfs
-        # (shift, is_left_shift, amount) triples for whole-board short-capture detection
-        self.man_cap_tests = tuple(
-            tuple((-sh if sh < 0 else sh, sh < 0) for sh in self.man_cap_shifts[c]) for c in Color)
-        self.king_cap_tests = tuple(
-            tuple((-self.shift_of[d] if self.shift_of[d] < 0 else self.shift_of[d], self.shift_of[d] < 0)
-                  for d in self.king_cap[c]) for c in Color)
+        # (amount, is_left_shift) pairs for whole-board short-capture detection (see _short_jumpers)
+        self.man_cap_tests = tuple(_shift_tests(self.man_cap_shifts[c]) for c in Color)
+        self.king_cap_tests = tuple(_shift_tests(self.shift_of[d] for d in self.king_cap[c]) for c in Color)
 
     def _quiet_tables(self) -> None:
         """Prebuilt raw non-capture tuples (with their Move objects): per colour and man-move shift,
@@ -142,6 +156,7 @@ class MoveGen:
     def count_legal(self, own: int, opp: int, kings: int, color: int, keep_duplicates: bool = False) -> int:
         """Number of legal moves (perft leaves); avoids building moves when men-only and no capture."""
         if not (own & kings) and not self.man_long:
+            # _short_jumpers inlined with an early exit: this runs at every perft leaf.
             occ = own | opp
             empty = self.mask & ~occ
             targets = opp if self.man_takes_kings else opp & ~kings
@@ -195,26 +210,17 @@ class MoveGen:
             if self.man_long:
                 if self._any_long_capture(men, self.man_cap[color], occ, targets):
                     return True
-            else:
-                for sh, left, in self.man_cap_tests[color]:
-                    if left:
-                        if men & (targets << sh) & (empty << 2 * sh):
-                            return True
-                    elif men & (targets >> sh) & (empty >> 2 * sh):
-                        return True
+            elif _short_jumpers(men, targets, empty, self.man_cap_tests[color]):
+                return True
         k = own & kings
         if k:
             if self.king_long:
                 return self._any_long_capture(k, self.king_cap[color], occ, opp)
-            for sh, left in self.king_cap_tests[color]:
-                if left:
-                    if k & (opp << sh) & (empty << 2 * sh):
-                        return True
-                elif k & (opp >> sh) & (empty >> 2 * sh):
-                    return True
+            return bool(_short_jumpers(k, opp, empty, self.king_cap_tests[color]))
         return False
 
     def _any_long_capture(self, pieces: int, dirs: tuple[int, ...], occ: int, targets: int) -> bool:
+        """Whether one of `pieces` can jump a `targets` piece at any distance along one of `dirs`."""
         rays = self.rays
         while pieces:
             low = pieces & -pieces
@@ -244,13 +250,7 @@ class MoveGen:
             # Only men with an immediate short capture can start a sequence.
             empty = self.mask & ~occ
             targets = opp if self.man_takes_kings else opp & ~kings
-            cand = 0
-            for sh, left in self.man_cap_tests[color]:
-                if left:
-                    cand |= men & (targets << sh) & (empty << 2 * sh)
-                else:
-                    cand |= men & (targets >> sh) & (empty >> 2 * sh)
-            men = cand
+            men = _short_jumpers(men, targets, empty, self.man_cap_tests[color])
         if men:
             mdfs = self._mdfs
             while men:
@@ -404,6 +404,7 @@ class MoveGen:
         return found
 
     def _apply_precedence(self, moves: list[RawMove], own_kings: int, opp_kings: int) -> list[RawMove]:
+        """Keep the captures preferred by the variant's precedence rules, applied in order."""
         for rule in self.precedence:
             if len(moves) == 1:
                 break

@@ -63,23 +63,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def diagram(board: rules.Board) -> str:
     """The position as text, White at the bottom: w/b men, W/B kings, '.' empty dark squares."""
-    g = board.variant.geometry
-    pieces = board.pieces()
-    rows = []
-    for row in range(board.variant.height - 1, -1, -1):
-        cells = []
-        for col in range(board.variant.width):
-            sq = g.square_at(row, col)
-            if sq is None:
-                cells.append(" ")
-                continue
-            piece = pieces.get(sq)
-            if piece is None:
-                cells.append(".")
-            else:
-                letter = "w" if piece.color == rules.Color.WHITE else "b"
-                cells.append(letter.upper() if piece.king else letter)
-        rows.append(f"{row + 1:>2} " + " ".join(cells))
+    height = board.variant.height
+    rows = [f"{height - i:>2} {text}" for i, text in enumerate(str(board).splitlines())]  # top row first
     files = " ".join(chr(ord("a") + c) for c in range(board.variant.width))
     rows.append("   " + files)
     turn = "White" if board.turn == rules.Color.WHITE else "Black"

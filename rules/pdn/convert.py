@@ -18,6 +18,7 @@ def square_text(geometry: rules.Geometry, square: int, notation: str) -> str:
 
 
 def _convert_text(geometry: rules.Geometry, text: str, notation: str) -> str:
+    """`text` with every square name (number or "c3") rewritten in `notation`."""
     return _SQUARES.sub(lambda m: square_text(geometry, geometry.parse_any(m.group()), notation), text)
 
 
@@ -47,9 +48,7 @@ def convert_game(game: Game, notation: str, default: str | None = None) -> Game:
     board = start_board(game, variant)
     if "FEN" in game.tags:
         fen = board.fen()
-        head, _, rest = fen.partition(":")
-        game.tags["FEN"] = head + ":" + re.sub(
-            r"(?<=[:,WBK])([a-l]\d{1,2}|\d{1,2})",
-            lambda m: square_text(variant.geometry, variant.geometry.parse_any(m.group()), notation), rest)
+        head, _, rest = fen.partition(":")  # the head is the side to move: W or B, not a square
+        game.tags["FEN"] = head + ":" + _convert_text(variant.geometry, rest, notation)
     _convert_line(board, game.mainline, notation)
     return game

@@ -65,13 +65,10 @@ class Tokenizer:
         return f"<Tokenizer at line {self.line_no}, column {self._pos + 1}>"
 
     def _next_line(self) -> bool:
-        for raw in self._lines:
-            self.line_no += 1
-            self._text = raw.rstrip("\r\n")
-            self._pos = 0
-            if self._text.startswith("%"):  # escape line
-                continue
-            return True
+        """Move to the next line that is not a `%` escape line; at the end, clear the text."""
+        while self._next_line_raw():
+            if not self._text.startswith("%"):
+                return True
         self._text = ""
         self._pos = 0
         return False
@@ -101,7 +98,7 @@ class Tokenizer:
                 return Token(MOVE, move, self.line_no, col, m.group("strength") or "")
             if kind == "num":
                 return Token(NUMBER, m.group("num"), self.line_no, col)
-            if kind == "tag" or kind == "tval" or kind == "tname":
+            if kind == "tag":  # (the enclosing group closes last, so never "tname"/"tval")
                 return Token(TAG, (m.group("tname"), unescape(m.group("tval"))), self.line_no, col)
             if kind == "result":
                 return Token(RESULT, m.group("result"), self.line_no, col)
@@ -164,6 +161,7 @@ class Tokenizer:
             text, i = self._text, 0
 
     def _next_line_raw(self) -> bool:
+        """Move to the next line whatever it holds (inside comments `%` is just text)."""
         for raw in self._lines:
             self.line_no += 1
             self._text = raw.rstrip("\r\n")

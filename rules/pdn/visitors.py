@@ -41,10 +41,6 @@ class BaseVisitor(Generic[T]):
         """The tag section is over; return SKIP to skip the move text."""
         return None
 
-    def _warn(self, message: str, line: int, column: int) -> None:
-        self.game.warnings.append(PdnSyntaxError(message, line, column, game=self.game.number,
-                                                 label=self.game.label()))
-
     def visit_number(self, number: int, dots: bool, line: int, column: int) -> None:
         """A move number `12.` (dots False) or `12...` (dots True)."""
 

@@ -82,7 +82,6 @@ def wrap(words: Iterable[str], width: int = WIDTH) -> str:
     for word in words:
         if word == "(":
             glue = True
-            word_text = "("
             if current and len(current) + 2 <= width:
                 current += " ("
             else:
