@@ -11,6 +11,16 @@ from controller.machine import Controller, EngineJob, GameSettings
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.types import Square
 
+OPENINGS = {  # the seven scenario variants -> the first mover's move and the reply, from the start position
+    "spanish": ("12-16", "21-17"),
+    "international": ("32-28", "19-23"),
+    "english": ("9-13", "22-18"),
+    "russian": ("c3-d4", "f6-g5"),
+    "italian": ("21-17", "10-14"),
+    "turkish": ("a3-a4", "a6-a5"),
+    "thai": ("27-24", "6-9"),
+}
+
 
 class Rig:
     """Physical actions (lift/place a square, wait) fed as occupancy snapshots into a Controller."""

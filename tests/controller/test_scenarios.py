@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from rig import Rig
+from rig import OPENINGS, Rig
 
 from controller import events as ev
 from firmware_bridge.types import BLUE, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Pattern
-
-OPENINGS = {  # variant -> a first move and a reply
-    "spanish": ("12-16", "21-17"),
-    "international": ("32-28", "19-23"),
-    "english": ("9-13", "22-18"),
-    "russian": ("c3-d4", "f6-g5"),
-    "italian": ("21-17", "10-14"),
-    "turkish": ("a3-a4", "a6-a5"),
-    "thai": ("27-24", "6-9"),
-}
 
 
 @pytest.mark.parametrize("variant", sorted(OPENINGS))

@@ -53,7 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from rig import Rig
+from rig import OPENINGS, Rig
 
 from controller import events as ev
 from controller.inference import disambiguate
@@ -178,16 +178,6 @@ POSITIONS: dict[str, dict[str, Pos]] = {
         "missed": _p("W:W11,4:B15,29", {"capturer": "11", "idle": "4", "idle_to": "8", "landing": "18"},
                      ["11-18"]),
     },
-}
-
-OPENINGS = {  # variant -> the first mover's move and the reply, from the start position
-    "spanish": ("12-16", "21-17"),
-    "international": ("32-28", "19-23"),
-    "english": ("9-13", "22-18"),
-    "russian": ("c3-d4", "f6-g5"),
-    "italian": ("21-17", "10-14"),
-    "turkish": ("a3-a4", "a6-a5"),
-    "thai": ("27-24", "6-9"),
 }
 
 # Black (the computer) to move with a flying king: its move stops short of the line's end, so it waits for
