@@ -36,6 +36,15 @@ class HubProcess:
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
+    def __enter__(self) -> HubProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Kill the engine if the test left it running."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
     def _read(self) -> None:
         for line in self.proc.stdout:  # type: ignore[union-attr]
             self.lines.put(line.strip())
@@ -54,8 +63,7 @@ class HubProcess:
 
 
 def test_hub_session_in_subprocess() -> None:
-    hub = HubProcess()
-    try:
+    with HubProcess() as hub:
         hub.send("hub")
         intro = hub.until("wait")
         ids = [m for m in intro if m.command == "id"]
@@ -104,10 +112,6 @@ def test_hub_session_in_subprocess() -> None:
         assert hub.until("error")[-1].get("message").endswith("needs 50")
         hub.send("quit")
         assert hub.proc.wait(timeout=10) == 0
-    finally:
-        if hub.proc.poll() is None:
-            hub.proc.kill()
-            hub.proc.wait()
 
 
 def test_hub_engine_client_and_fallback_when_it_is_killed() -> None:
@@ -164,8 +168,7 @@ def test_external_engine_sending_an_illegal_move_is_replaced(tmp_path) -> None:
 
 
 def test_hub_plays_other_variants_after_set_param() -> None:
-    hub = HubProcess()
-    try:
+    with HubProcess() as hub:
         hub.send("hub")
         hub.until("wait")
         hub.send("set-param name=variant value=english")
@@ -180,7 +183,3 @@ def test_hub_plays_other_variants_after_set_param() -> None:
         assert "nonsense" in hub.until("error")[-1].get("message")
         hub.send("quit")
         assert hub.proc.wait(timeout=10) == 0
-    finally:
-        if hub.proc.poll() is None:
-            hub.proc.kill()
-            hub.proc.wait()
