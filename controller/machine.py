@@ -610,8 +610,8 @@ class Controller:
         self._deadline = None
         self._grace_at = None
         self.touched.clear()
-        if guide and self.occupancy != self.exp.base:
-            self.must_restore = True
+        if guide:  # recomputed, not only set: a second takeback may ask for the very board already standing
+            self.must_restore = self.occupancy != self.exp.base
         outcome = self.game.outcome()
         if outcome is not None:
             self._finish(outcome.result, outcome.reason)

@@ -476,3 +476,19 @@ def test_engine_answer_while_out_of_sync_is_kept_for_when_the_board_matches() ->
     assert r.state == "computer_move_pending" and r.lit()["19"].colour == YELLOW
     r.do("lift 19, place 23")
     assert r.texts == ["32-28", "19-23"]
+
+
+def test_second_takeback_to_the_board_already_standing_resumes_play() -> None:
+    """Found by the stateful test: a takeback by command whose position is already on the board resumes
+    play at once, even while an earlier takeback was still waiting for the pieces to be put back."""
+    r = Rig("international")
+    r.move("32-28", settle=False)
+    r.move("19-23", settle=False)
+    r.ctl.takeback(1)
+    assert r.state == "out_of_sync"                      # the board still shows 19-23
+    r.set(r.ctl.history[0])                              # the person puts back both moves by hand
+    r.wait(0.1)
+    r.ctl.takeback(1)                                    # ...and asks for the second takeback afterwards
+    assert r.ctl.records == [] and r.state == "player_to_move"
+    r.move("32-28", settle=False)
+    assert r.texts == ["32-28"]
