@@ -109,7 +109,7 @@ def test_italian_championship_game_reaches_kings_on_both_sides(games_by_file: di
 def test_the_one_corrected_misprint_is_an_illegal_move_as_printed() -> None:
     """tests/data/README.md: the Gemona game prints 13. 28-13, which the validator rejects precisely."""
     text = (DATA / "italian-published-games.pdn").read_text()
-    second = text.split("\n\n\n")[1]
+    second = "[Event" + text.split("\n[Event")[1]
     assert "13. 28-23 {" in second
     games = read_text(second.replace("13. 28-23 {", "13. 28-13 {"), validate=True)
     assert len(games[0].errors) == 1
