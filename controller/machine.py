@@ -532,11 +532,9 @@ class Controller:
         if self.flags.refused == self.occupancy:
             return
         self.flags.refused = self.occupancy
-        self._emit(ev.Refusal(message, rule))
+        self._refuse(message, rule)   # the line every front end shows; teaching adds a lesson
         if self.teaching:
             self._say(f"{text} is refused by the rule of {rule}: {message}. Put the piece back.", "warning")
-        else:
-            self._say(f"{text} is not allowed: {message}", "warning")
         self._display(self.hints.refused(self.exp, origin, target))
 
     # --- out of sync ----------------------------------------------------------------------------------
@@ -672,7 +670,7 @@ class Controller:
             self._force(origin, target, None, text, by)
             return
         choices = "retract or accept" if policy.endswith("accept") else "retract or huff"
-        self._emit(ev.Refusal(f"{text}: a capture was compulsory ({capture_texts})", "compulsory capture"))
+        self._refuse(f"{text}: a capture was compulsory ({capture_texts})", "compulsory capture")
         self._say(f"{by} played {text} without the compulsory capture ({capture_texts}). "
                   f"{opponent} chooses: {choices}.", "warning")
         self.missed()
@@ -843,6 +841,11 @@ class Controller:
     def _say(self, text: str, level: str = "info") -> None:
         self.flags.messages.append({"text": text, "level": level})
         self._emit(ev.Message(text, level))
+
+    def _refuse(self, message: str, rule: str) -> None:
+        """A Refusal event, kept in the message history too so that a page opened later shows it."""
+        self.flags.messages.append({"text": f"Refused: {message} ({rule})", "level": "refusal"})
+        self._emit(ev.Refusal(message, rule))
 
     def state_dict(self) -> dict[str, Any]:
         """The full JSON-ready state for a newly connected client (StateChanged payload)."""

@@ -193,6 +193,15 @@ def test_refusal_names_the_rule_in_teaching_mode() -> None:
     assert r.state == "player_to_move"
 
 
+def test_refusal_is_told_once_outside_teaching_mode() -> None:
+    """The Refusal event is the line the console and the web page show: no Message repeats it."""
+    r = Rig("international", fen="W:W28,40:B23")
+    r.do("lift 40, place 34")
+    (refusal,) = r.of(ev.Refusal)
+    assert refusal.message.startswith("40-34 is not a legal move") and refusal.rule == "compulsory capture"
+    assert "40-34" not in r.messages()
+
+
 def test_lift_of_a_piece_that_may_not_move_shows_no() -> None:
     r = Rig("international", fen="W:W28,40:B23")
     r.lift("40")
