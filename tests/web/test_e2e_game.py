@@ -8,12 +8,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Playwright
-from web_harness import browser, cell, click_square, live_server, open_page, wait_state
+from web_harness import browser, cell, click_square, live_server, open_page, take_screenshot, wait_state
 
 import rules
 from rules.pdn import read_games
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # Start positions near the end: White (the person) plays FIRST, the engine's answer is forced, and White
 # then captures Black's last man.
@@ -95,7 +93,7 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         reply = engine_reply(page, board)
         page.wait_for_selector("#board .sq[data-led]")
         if variant == "spanish":
-            page.screenshot(path=str(SCREENSHOTS / "live-board-computer-move.png"))
+            take_screenshot(page, "live-board-computer-move.png")
         play_move(page, board, reply)
         board.push(reply)
         page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 2")
@@ -125,7 +123,7 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         assert page.locator("#moves .ply").count() == 3
         assert page.locator("#moves li").count() == 2   # numbered in pairs: 1. white black 2. white
         assert page.locator("#moves .ply").nth(2).text_content() == capture_text
-        page.screenshot(path=str(SCREENSHOTS / f"live-board-{variant}-game-over.png"))
+        take_screenshot(page, f"live-board-{variant}-game-over.png")
 
         # The game library: the finished game, viewed move by move, downloaded as PDN and validated.
         page.click("#tab-library")
@@ -143,7 +141,7 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         page.click("#v-last")
         page.wait_for_selector("#v-ply[data-ply='3']")
         if variant == "international":
-            page.screenshot(path=str(SCREENSHOTS / "game-library.png"))
+            take_screenshot(page, "game-library.png")
         with page.expect_download() as info:
             page.click("#games tr.game a.download")
         text = Path(info.value.path()).read_text(encoding="utf-8")
