@@ -3,7 +3,7 @@
 In a terminal it is a small REPL: type physical actions (``lift 2 3``, ``place 3 4``, ``wait 0.5``), a move
 in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
 (``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``hint``, ``pdn``, ``save``, ``show``,
-``quit``).
+``help``, ``quit``).
 ``--script FILE`` reads the same lines from a file; ``--auto-computer`` executes the computer's moves.
 """
 
@@ -108,6 +108,21 @@ def _execute(session: Session, board: SimulatedBoard, text: str) -> None:
     board.place(shape.target)
 
 
+HELP = """\
+A move in the variant's notation (32-28, 27x18, or 27x18x9 when the path is ambiguous) is made on the
+simulated board for you; `computer` makes the computer's pending move as the LEDs show it.
+  lift ROW COL, place ROW COL   pick up or put down one piece (rows and columns as `show` numbers them)
+  wait SECONDS                  let time pass (a piece held up, a clock running)
+  setup                         put every piece where the game expects it
+  takeback [N]                  take back N plies (default 1)
+  retract | accept | huff       answer a missed compulsory capture
+  resign [white|black]          resign (default: your colour)
+  hint                          ask the engine for a move, shown by the LEDs
+  show | pdn | save             the board, the game so far as PDN, save it to the data directory
+  help                          this list
+  quit                          stop"""
+
+
 async def _line(session: Session, board: SimulatedBoard, line: str) -> bool:
     """Handle one input line; False to quit."""
     words = line.split()
@@ -116,6 +131,9 @@ async def _line(session: Session, board: SimulatedBoard, line: str) -> bool:
     verb = words[0].lower()
     if verb in ("quit", "exit"):
         return False
+    if verb in ("help", "?"):
+        print(HELP)
+        return True
     if verb in ("lift", "place") and len(words) == 3:
         square = (int(words[1]), int(words[2]))
         await session.send(cmd.Lift(*square) if verb == "lift" else cmd.Place(*square))
@@ -165,6 +183,8 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
     board = SimulatedBoard(variant.height, variant.width)
     session = Session(config, board, board, journal)
     async with session:
+        for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
+            print(f"[{message['level']}] {message['text']}")
         printer = asyncio.create_task(_printer(session))
         board.set_occupancy(session.controller.exp.base)
         server = None
@@ -176,6 +196,8 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
         await _computer(session, board, auto)
         print(render(session.state()))
         interactive = lines is None
+        if interactive:
+            print("Type a move (like 32-28) or a command; `help` lists them, `quit` stops.")
         loop = asyncio.get_running_loop()
         source = iter(lines) if lines is not None else None
         quit_asked = False
