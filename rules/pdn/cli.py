@@ -85,6 +85,7 @@ def _final_board(game: Game, variant_id: str | None) -> rules.Board:
 def cmd_show(args: argparse.Namespace) -> int:
     """Print one game (canonical text) and the final position of its main line as a diagram."""
     _check_variant(args.variant)
+    number = 0
     with open_pdn(args.file) as lines:
         for number, game in enumerate(PdnReader(lines, validate=True, variant=args.variant), 1):
             if number != args.game:
@@ -101,7 +102,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"Position after {played} of {len(game.moves)} moves ({board.variant.name}):")
             print(diagram(board))
             return 1 if game.errors else 0
-    raise SystemExit(f"error: {args.file} has no game {args.game}")
+    raise SystemExit(f"error: {args.file} has no game {args.game} (it holds {number}; --game counts from 1)")
 
 
 def cmd_convert(args: argparse.Namespace) -> int:

@@ -47,7 +47,7 @@ def test_show_prints_moves_and_final_diagram(capsys) -> None:
     assert "Position after 4 of 4 moves (" in out
     assert "10 " in out and "a b c d e f g h i j" in out
     assert "White to move. FEN W:" in out
-    with pytest.raises(SystemExit, match="has no game 2"):
+    with pytest.raises(SystemExit, match=r"has no game 2 \(it holds 1; --game counts from 1\)"):
         main(["pdn", "show", str(SUCCEED / "variation.pdn"), "--game", "2"])
 
 
