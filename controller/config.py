@@ -29,6 +29,8 @@ class Config:
     """Rules to play by (a variant id such as international, spanish, english, russian)."""
     profile: str = "simulated"
     """Board profile: a name from hardware/profiles (e.g. 8x8-gpio) or a path to a TOML profile."""
+    serial_port: str = ""
+    """Serial device of a serial board profile (empty: the profile's own, e.g. /dev/draughts-board)."""
     level: int = 3
     """Built-in engine level, 1 (beginner) to 10 (strongest)."""
     brightness: float = 0.5

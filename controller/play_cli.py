@@ -15,7 +15,10 @@ import logging
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from firmware_bridge.board import open_board
+from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedBoard
 
 from . import commands as cmd
@@ -47,9 +50,6 @@ def run(args: argparse.Namespace) -> int:
     """``dboard play``: run a Session on the simulated board with the console (and web page) as controls."""
     config = config_module.from_args(args)
     logging.getLogger("transitions").setLevel(logging.WARNING)  # its per-transition INFO lines are noise here
-    if config.profile != "simulated":
-        raise SystemExit(f"dboard play: error: board profile {config.profile!r}: only the simulated board is "
-                         f"supported by this command so far")
     if args.script is not None:
         try:
             lines: Iterable[str] | None = args.script.read_text(encoding="utf-8").splitlines()
@@ -60,6 +60,27 @@ def run(args: argparse.Namespace) -> int:
     journal = None if args.no_journal else config.data_path
     web = not args.no_web and args.script is None
     return asyncio.run(_play(config, lines, journal, args.auto_computer or args.script is not None, web))
+
+
+def open_sensors(config: Config, rows: int, cols: int) -> Any:
+    """The board ``dboard play`` runs on: a simulated board of the variant's size, or the profile's board.
+
+    A profile must have the variant's size; ``serial_port`` overrides a serial profile's device.
+    """
+    if config.profile == "simulated":
+        return SimulatedBoard(rows, cols)
+    profile = load_profile(config.profile)
+    if (profile.rows, profile.cols) != (rows, cols):
+        raise ValueError(f"board profile {profile.name!r} is {profile.rows}x{profile.cols}, but "
+                         f"{config.variant} is played on {rows}x{cols}: choose a {rows}x{cols} profile or "
+                         f"another variant")
+    overrides = {"port": config.serial_port} if config.serial_port and profile.backend == "serial" else {}
+    return open_board(profile, **overrides)
+
+
+def simulated(board: Any) -> SimulatedBoard | None:
+    """The simulated board the console may move pieces on, or None for a real (or mapped) board."""
+    return board if isinstance(board, SimulatedBoard) else None
 
 
 def render(state: dict) -> str:
@@ -93,8 +114,17 @@ async def _printer(session: Session) -> None:
         _print_event(await queue.get())
 
 
-def _execute(session: Session, board: SimulatedBoard, text: str) -> None:
+def _simulated_only(board: SimulatedBoard | None, what: str) -> SimulatedBoard:
+    """The simulated board, or a ValueError: the console cannot move the pieces of a real board."""
+    if board is None:
+        raise ValueError(f"{what!r}: on a real board, move the pieces by hand (the LEDs show the computer's "
+                         f"moves); `help` lists the commands")
+    return board
+
+
+def _execute(session: Session, board: SimulatedBoard | None, text: str) -> None:
     """Make the move ``text`` (or the computer's pending move) physically on the simulated board."""
+    board = _simulated_only(board, text)
     ctl = session.controller
     shape = ctl.computer_shape if text == "computer" else None
     if shape is None:
@@ -123,7 +153,7 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   quit                          stop"""
 
 
-async def _line(session: Session, board: SimulatedBoard, line: str) -> bool:
+async def _line(session: Session, board: SimulatedBoard | None, line: str) -> bool:
     """Handle one input line; False to quit."""
     words = line.split()
     if not words or words[0].startswith("#"):
@@ -135,12 +165,13 @@ async def _line(session: Session, board: SimulatedBoard, line: str) -> bool:
         print(HELP)
         return True
     if verb in ("lift", "place") and len(words) == 3:
+        _simulated_only(board, verb)
         square = (int(words[1]), int(words[2]))
         await session.send(cmd.Lift(*square) if verb == "lift" else cmd.Place(*square))
     elif verb == "wait" and len(words) == 2:
         await asyncio.sleep(float(words[1]))
     elif verb == "setup":
-        board.set_occupancy(session.controller.exp.base)
+        _simulated_only(board, verb).set_occupancy(session.controller.exp.base)
     elif verb == "takeback":
         await session.send(cmd.Takeback(int(words[1]) if len(words) > 1 else 1))
     elif verb in ("retract", "accept", "huff"):
@@ -155,14 +186,15 @@ async def _line(session: Session, board: SimulatedBoard, line: str) -> bool:
     elif verb == "save":
         await session.send(cmd.SavePdn())
     elif verb == "show":
-        print(render(session.state()))
+        pass   # the board is printed after every line
     else:
         _execute(session, board, line.strip())
     await session.idle()
     return True
 
 
-async def _computer(session: Session, board: SimulatedBoard, auto: bool, seconds: float = 120.0) -> None:
+async def _computer(session: Session, board: SimulatedBoard | None, auto: bool,
+                    seconds: float = 120.0) -> None:
     """Wait while the computer thinks; with ``auto`` make its move on the board."""
     ctl = session.controller
     waited = 0.0
@@ -170,7 +202,7 @@ async def _computer(session: Session, board: SimulatedBoard, auto: bool, seconds
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
-    if auto and ctl.state == "computer_move_pending" and ctl.computer_shape is not None:
+    if auto and board is not None and ctl.state == "computer_move_pending" and ctl.computer_shape is not None:
         _execute(session, board, "computer")
         await session.idle()
 
@@ -180,13 +212,25 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
     from rules import get_variant
 
     variant = get_variant(config.variant)
-    board = SimulatedBoard(variant.height, variant.width)
-    session = Session(config, board, board, journal)
+    hardware = open_sensors(config, variant.height, variant.width)
+    board = simulated(hardware)
+    session = Session(config, hardware, hardware, journal)
+    try:
+        return await _run_session(session, board, config, lines, auto, web)
+    finally:
+        hardware.close()
+
+
+async def _run_session(session: Session, board: SimulatedBoard | None, config: Config,
+                       lines: Iterable[str] | None, auto: bool, web: bool) -> int:
     async with session:
         for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
             print(f"[{message['level']}] {message['text']}")
         printer = asyncio.create_task(_printer(session))
-        board.set_occupancy(session.controller.exp.base)
+        if board is not None:
+            board.set_occupancy(session.controller.exp.base)
+        else:
+            print(f"Board: {session.sensors!r}. Move the pieces by hand; the LEDs show what to do.")
         server = None
         if web:
             from web.server import start_server
@@ -197,7 +241,8 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
         print(render(session.state()))
         interactive = lines is None
         if interactive:
-            print("Type a move (like 32-28) or a command; `help` lists them, `quit` stops.")
+            what = "a move (like 32-28) or a command" if board is not None else "a command"
+            print(f"Type {what}; `help` lists them, `quit` stops.")
         loop = asyncio.get_running_loop()
         source = iter(lines) if lines is not None else None
         quit_asked = False
@@ -222,10 +267,12 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
                 continue
             await _computer(session, board, auto)
             print(render(session.state()))
+        if not quit_asked and (server is not None or board is None):
+            # Input ended (or the game did): a real board and the web page stay in play until Ctrl-C, so a
+            # service with no terminal keeps running and the next game starts when the pieces are set up.
+            print("The board stays live; press Ctrl-C to stop.", flush=True)
+            await (server.wait() if server is not None else asyncio.Event().wait())
         if server is not None:
-            if not quit_asked:   # input ended (or the game did): the page stays usable until Ctrl-C
-                print("The web page stays open; press Ctrl-C to stop.", flush=True)
-                await server.wait()
             await server.stop()
         await asyncio.sleep(0.05)
         printer.cancel()
