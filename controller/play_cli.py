@@ -193,6 +193,14 @@ async def _line(session: Session, board: SimulatedBoard | None, line: str) -> bo
     return True
 
 
+async def _check_link(hardware: Any, seconds: float = 3.0) -> None:
+    """Say so when a serial board does not answer at start (unplugged, wrong device); it is still awaited."""
+    link = getattr(hardware, "inner", hardware)
+    if hasattr(link, "wait_synced") and not await asyncio.to_thread(link.wait_synced, seconds):
+        print(f"[warning] no answer from the board on {link.port} after {seconds:g} s: is it plugged in? "
+              f"Waiting for it (serial_port names another device).", flush=True)
+
+
 async def _computer(session: Session, board: SimulatedBoard | None, auto: bool,
                     seconds: float = 120.0) -> None:
     """Wait while the computer thinks; with ``auto`` make its move on the board."""
@@ -231,6 +239,7 @@ async def _run_session(session: Session, board: SimulatedBoard | None, config: C
             board.set_occupancy(session.controller.exp.base)
         else:
             print(f"Board: {session.sensors!r}. Move the pieces by hand; the LEDs show what to do.")
+            await _check_link(session.sensors)
         server = None
         if web:
             from web.server import start_server

@@ -1,4 +1,5 @@
-"""`dboard play --script`: a game on the simulated board, driven by a script, printed to the console."""
+"""`dboard play`: games driven by a script and printed to the console, on the simulated board and on a
+serial board (the emulated MCU on a pseudo-terminal)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,22 @@ from rig import Rig
 from firmware_bridge.emulator import BoardEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
+TWO_PEOPLE = ("--variant", "english", "--opponent", "person", "--human-color", "both", "--no-web")
+
+
+def play(tmp_path: Path, lines: str, *options: str, expect: int = 0) -> subprocess.CompletedProcess[str]:
+    """Run ``dboard -q play OPTIONS --script FILE`` with ``lines`` in FILE; check the exit code."""
+    script = tmp_path / "lines.txt"
+    script.write_text(lines, encoding="utf-8")
+    command = [sys.executable, "-m", "controller.cli", "-q", "play", *options, "--script", str(script)]
+    out = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == expect, out.stderr
+    return out
 
 
 def test_play_script_person_against_person(tmp_path: Path) -> None:
-    script = tmp_path / "game.txt"
-    script.write_text("# moves by text and by physical actions\nhelp\n9-13\nlift 2 2\nplace 3 1\n"
-                      "show\nlift 0 0\nwait 0.1\nplace 0 0\nresign white\n", encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english",
-                          "--opponent", "person", "--human-color", "both", "--no-journal", "--no-web",
-                          "--script", str(script)], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert out.returncode == 0, out.stderr
-    text = out.stdout
+    text = play(tmp_path, "# moves by text and by physical actions\nhelp\n9-13\nlift 2 2\nplace 3 1\n"
+                "show\nlift 0 0\nwait 0.1\nplace 0 0\nresign white\n", *TWO_PEOPLE, "--no-journal").stdout
     assert "takeback [N]" in text and "retract | accept | huff" in text   # the help list
     assert "move 1: 9-13 (black)" in text
     assert "move 2: 22-17 (white)" in text  # lift 2 2 / place 3 1 is c3-b4, 22-17 in English numbering
@@ -33,19 +39,10 @@ def test_play_script_person_against_person(tmp_path: Path) -> None:
 
 def test_play_says_it_resumes_an_unfinished_game(tmp_path: Path) -> None:
     """The resume message is said while the session starts; the console must still show it."""
-    def play(lines: str) -> str:
-        script = tmp_path / "lines.txt"
-        script.write_text(lines, encoding="utf-8")
-        out = subprocess.run([sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english",
-                              "--opponent", "person", "--human-color", "both", "--no-web",
-                              "--data-dir", str(tmp_path / "data"), "--script", str(script)],
-                             capture_output=True, text=True, cwd=ROOT, timeout=60)
-        assert out.returncode == 0, out.stderr
-        return out.stdout
-
-    first = play("9-13\n22-17\n")
+    data = ("--data-dir", str(tmp_path / "data"))
+    first = play(tmp_path, "9-13\n22-17\n", *TWO_PEOPLE, *data).stdout
     assert "Resuming" not in first and "move 2: 22-17 (white)" in first
-    second = play("pdn\n")
+    second = play(tmp_path, "pdn\n", *TWO_PEOPLE, *data).stdout
     assert "[info] Resuming the game of English draughts after 2 plies." in second
     assert "1. 9-13 22-17 *" in second
 
@@ -55,8 +52,6 @@ def test_play_on_a_serial_board(tmp_path: Path) -> None:
     is committed, and the console refuses to move pieces it cannot reach."""
     english = Rig("english")   # the controller's own square <-> (row, col) mapping and start position
     start, rc = english.ctl.exp.base, english.sq
-    script = tmp_path / "lines.txt"
-    script.write_text("9-13\nwait 4\npdn\nquit\n", encoding="utf-8")
     with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=3) as emu:
         emu.set_occupancy(start)
 
@@ -71,13 +66,9 @@ def test_play_on_a_serial_board(tmp_path: Path) -> None:
 
         hand = threading.Thread(target=black_plays_9_13)
         hand.start()
-        out = subprocess.run([sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english",
-                              "--profile", "8x8-serial", "--serial-port", emu.port, "--opponent", "person",
-                              "--human-color", "both", "--no-journal", "--no-web", "--script", str(script)],
-                             capture_output=True, text=True, cwd=ROOT, timeout=60)
+        text = play(tmp_path, "9-13\nwait 4\npdn\nquit\n", *TWO_PEOPLE, "--no-journal",
+                    "--profile", "8x8-serial", "--serial-port", emu.port).stdout
         hand.join()
-    assert out.returncode == 0, out.stderr
-    text = out.stdout
     assert "Board: SerialBoard(" in text
     assert "error: '9-13': on a real board, move the pieces by hand" in text
     assert "move 1: 9-13 (black)" in text
@@ -85,9 +76,13 @@ def test_play_on_a_serial_board(tmp_path: Path) -> None:
 
 
 def test_play_refuses_a_profile_of_the_wrong_size(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "controller.cli", "play", "--variant", "international",
-                          "--profile", "8x8-serial", "--no-journal", "--no-web", "--script", "/dev/null"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert out.returncode == 1
+    out = play(tmp_path, "", "--variant", "international", "--profile", "8x8-serial", "--no-web", expect=1)
     assert out.stderr.strip().endswith("board profile '8x8-serial' is 8x8, but international is played on "
                                        "10x10: choose a 10x10 profile or another variant")
+
+
+def test_play_says_when_the_serial_board_does_not_answer(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-tty"
+    text = play(tmp_path, "quit\n", *TWO_PEOPLE, "--no-journal", "--profile", "8x8-serial",
+                "--serial-port", str(missing)).stdout
+    assert f"[warning] no answer from the board on {missing} after 3 s: is it plugged in?" in text
