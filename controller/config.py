@@ -33,8 +33,8 @@ class Config:
     """Serial device of a serial board profile (empty: the profile's own, e.g. /dev/draughts-board)."""
     level: int = 3
     """Built-in engine level, 1 (beginner) to 10 (strongest)."""
-    brightness: float = 0.5
-    """LED brightness, 0.0 to 1.0."""
+    brightness: float = 1.0
+    """LED brightness, 0.0 to 1.0: a fraction of the board profile's own LED brightness."""
     port: int = 8080
     """Port of the web control panel."""
     listen: str = "127.0.0.1"

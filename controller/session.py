@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from firmware_bridge.clock import Clock, MonotonicClock
 from firmware_bridge.interfaces import LedOutput, SensorSource
-from firmware_bridge.types import Occupancy
+from firmware_bridge.types import LedFrame, Occupancy
 from rules import Board, Move
 
 from . import commands as cmd
@@ -173,8 +173,12 @@ class Session:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
-                                     show=leds.show, request_engine=self._request_engine,
+                                     show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
+
+    def _show_leds(self, frame: LedFrame) -> None:
+        """The controller's frame to the board at the configured brightness (the web page shows it whole)."""
+        self.leds.show(frame.dimmed(self.config.brightness))
 
     # --- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:

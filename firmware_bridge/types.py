@@ -104,3 +104,14 @@ class LedFrame:
 
     def as_dict(self) -> dict[Square, Light]:
         return dict(self.lights)
+
+    def dimmed(self, factor: float) -> LedFrame:
+        """The same frame with every colour scaled by ``factor`` (0.0-1.0): a brightness control."""
+        if factor >= 1.0:
+            return self
+
+        def scale(c: Colour) -> Colour:
+            return Colour(round(c.r * factor), round(c.g * factor), round(c.b * factor))
+
+        return LedFrame(self.rows, self.cols,
+                        tuple((sq, Light(scale(light.colour), light.pattern)) for sq, light in self.lights))

@@ -113,3 +113,20 @@ def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
         assert session._owned_opponent is None
 
     asyncio.run(main())
+
+
+def test_brightness_dims_what_the_board_shows_not_what_the_game_says() -> None:
+    """Config.brightness scales the colours sent to the LEDs; the controller's frame stays whole."""
+    async def main() -> None:
+        board = SimulatedBoard(10, 10)
+        config = Config(variant="international", human_color="both", opponent="person", brightness=0.25)
+        async with Session(config, board, board) as session:
+            await session.idle()   # an empty board: the start squares are lit to be filled
+            frame = session.controller.frame
+            assert frame.lights and board.frame.lights
+            assert board.frame == frame.dimmed(0.25) != frame
+            (sq, light), (shown_sq, shown) = frame.lights[0], board.frame.lights[0]
+            assert shown_sq == sq and shown.pattern == light.pattern
+            assert shown.colour.r == round(light.colour.r / 4) and shown.colour.b == round(light.colour.b / 4)
+
+    asyncio.run(main())

@@ -6,7 +6,7 @@ import pytest
 
 from firmware_bridge import LedFrame, Light, ManualClock, Occupancy, Pattern, SimulatedBoard, SquareChange
 from firmware_bridge.base import FrameSizeError, SquareError
-from firmware_bridge.types import RED
+from firmware_bridge.types import RED, Colour
 
 
 def record(board: SimulatedBoard) -> tuple[list[SquareChange], list[Occupancy]]:
@@ -121,3 +121,13 @@ def test_led_frames_and_errors() -> None:
     with pytest.raises(SquareError, match=r"\(8, 0\).*8x8"):
         board.place((8, 0))
     assert "[" in board.render()
+
+
+def test_dimmed_frame_scales_colours_and_keeps_patterns() -> None:
+    lights = {(0, 0): Light(Colour(255, 100, 0), Pattern.FAST_BLINK), (1, 1): Light(RED, Pattern.ON)}
+    frame = LedFrame.of(2, 2, lights)
+    assert frame.dimmed(1.0) is frame
+    half = frame.dimmed(0.5)
+    assert half.light((0, 0)) == Light(Colour(128, 50, 0), Pattern.FAST_BLINK)
+    assert half.light((1, 1)) == Light(Colour(128, 0, 0), Pattern.ON)
+    assert all(light.colour == Colour(0, 0, 0) for _, light in frame.dimmed(0.0).lights)
