@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rules.cli",
     "rules.pdn.cli",
     "engine.cli",
+    "controller.ratings_cli",
 )
 
 

@@ -1,10 +1,9 @@
-"""`dboard analyse | hint | hub | dxp | ratings`: the engine's command-line entry points."""
+"""`dboard analyse | hint | hub | dxp`: the engine's command-line entry points."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from engine.core import Engine
 from engine.limits import Progress, SearchLimits, format_score
@@ -77,27 +76,6 @@ def _dxp(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ratings(args: argparse.Namespace) -> int:
-    from engine.ratings import RATINGS_FILE, RatingStore
-
-    db = Path(args.data_dir).expanduser() / RATINGS_FILE if args.data_dir else args.db
-    with RatingStore(db) as store:
-        if args.add:
-            store.add_player(args.add)
-            print(f"player {args.add!r} added to {store.path}")
-        rows = store.table()
-        if not rows:
-            print(f"no ratings yet in {store.path}")
-            return 0
-        print(f"{'player':<20} {'variant':<20} {'rating':>7} {'RD':>6} {'vol':>8} {'games':>5}")
-        for row in rows:
-            print(
-                f"{row.player:<20} {row.variant:<20} {row.rating.rating:7.1f} {row.rating.rd:6.1f} "
-                f"{row.rating.volatility:8.5f} {row.games:5d}"
-            )
-    return 0
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the engine's subcommands to `dboard`."""
     p = sub.add_parser("analyse", help="print the engine's best line and score for a position")
@@ -133,12 +111,3 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--forever", action="store_true", help="with --listen: keep accepting games")
     p.set_defaults(func=_dxp)
 
-    p = sub.add_parser("ratings", help="list the players' Glicko-2 ratings")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument(
-        "--db", help="ratings database (default ~/.local/share/draughts-board/ratings.sqlite3)"
-    )
-    where.add_argument("--data-dir", metavar="DIR",
-                       help="the data directory `dboard play` uses (its data_dir): read DIR/ratings.sqlite3")
-    p.add_argument("--add", metavar="NAME", help="create a player profile first")
-    p.set_defaults(func=_ratings)

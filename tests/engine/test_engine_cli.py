@@ -1,9 +1,8 @@
-"""`dboard analyse | hint | ratings` through the real argparse entry point."""
+"""`dboard analyse | hint` through the real argparse entry point."""
 
 from __future__ import annotations
 
 from controller.cli import main
-from engine.ratings import RatingStore
 from rules import Board
 
 
@@ -26,20 +25,6 @@ def test_hint_prints_a_legal_move(capsys) -> None:
     text = capsys.readouterr().out
     assert text.startswith("hint: ")
     Board("russian").parse_move(text.split()[1])
-
-
-def test_ratings_lists_the_stored_players(tmp_path, capsys) -> None:
-    db = tmp_path / "ratings.sqlite3"
-    assert main(["ratings", "--db", str(db)]) == 0
-    assert "no ratings yet" in capsys.readouterr().out
-    assert main(["ratings", "--db", str(db), "--add", "zoe"]) == 0
-    assert "player 'zoe' added" in capsys.readouterr().out
-    with RatingStore(db) as store:
-        assert store.players() == ["zoe"]
-        new = store.record_engine_game("zoe", "english", 3, 0.5)
-    assert main(["ratings", "--db", str(db)]) == 0
-    rows = capsys.readouterr().out.splitlines()
-    assert rows[1].split()[:3] == ["zoe", "english", f"{new.rating:.1f}"]
 
 
 def test_bad_fen_is_a_one_line_error(capsys) -> None:

@@ -1,0 +1,48 @@
+"""`dboard ratings`: the players' Glicko-2 ratings, read from the data directory `dboard play` uses."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from engine.ratings import RATINGS_FILE, RatingStore
+
+from . import config as config_module
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``dboard ratings`` subcommand."""
+    p = sub.add_parser("ratings", help="list the players' Glicko-2 ratings",
+                       description="The players' Glicko-2 ratings per variant, from DATA_DIR/ratings.sqlite3 "
+                                   "(data_dir of the config file unless --data-dir or --db says otherwise).")
+    p.add_argument("--config", type=Path, help=f"config file (default {config_module.DEFAULT_PATH})")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--data-dir", metavar="DIR", help="read DIR/ratings.sqlite3")
+    where.add_argument("--db", type=Path, metavar="FILE", help="read this ratings database")
+    p.add_argument("--add", metavar="NAME", help="create a player profile first")
+    p.set_defaults(func=run)
+
+
+def database(args: argparse.Namespace) -> Path:
+    """The ratings file: --db, else --data-dir, else the config's data_dir (as `dboard play` uses it)."""
+    if args.db is not None:
+        return args.db
+    data_dir = args.data_dir if args.data_dir else config_module.load(args.config).data_dir
+    return Path(data_dir).expanduser() / RATINGS_FILE
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the ratings (after adding a player with --add)."""
+    with RatingStore(database(args)) as store:
+        if args.add:
+            store.add_player(args.add)
+            print(f"player {args.add!r} added to {store.path}")
+        rows = store.table()
+        if not rows:
+            print(f"no ratings yet in {store.path}")
+            return 0
+        print(f"{'player':<20} {'variant':<20} {'rating':>7} {'RD':>6} {'vol':>8} {'games':>5}")
+        for row in rows:
+            print(f"{row.player:<20} {row.variant:<20} {row.rating.rating:7.1f} {row.rating.rd:6.1f} "
+                  f"{row.rating.volatility:8.5f} {row.games:5d}")
+    return 0

@@ -1,0 +1,41 @@
+"""`dboard ratings` through the real argparse entry point: which database it reads, and what it prints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from engine.ratings import RATINGS_FILE, RatingStore
+
+
+def test_ratings_lists_the_stored_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "ratings.sqlite3"
+    assert main(["ratings", "--db", str(db)]) == 0
+    assert "no ratings yet" in capsys.readouterr().out
+    assert main(["ratings", "--db", str(db), "--add", "zoe"]) == 0
+    assert "player 'zoe' added" in capsys.readouterr().out
+    with RatingStore(db) as store:
+        assert store.players() == ["zoe"]
+        new = store.record_engine_game("zoe", "english", 3, 0.5)
+    assert main(["ratings", "--db", str(db)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[1].split()[:3] == ["zoe", "english", f"{new.rating:.1f}"]
+
+
+def test_ratings_reads_the_data_dir_of_the_config_file(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The same ratings `dboard play --config F` updates: F's data_dir, unless --data-dir names another."""
+    data = tmp_path / "board-data"
+    config = tmp_path / "config.toml"
+    config.write_text(f'data_dir = "{data}"\n', encoding="utf-8")
+    with RatingStore(data / RATINGS_FILE) as store:
+        store.add_player("ann")
+        store.record_engine_game("ann", "spanish", 5, 1.0)
+    assert main(["ratings", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:2] == ["ann", "spanish"]
+    assert main(["ratings", "--config", str(config), "--data-dir", str(tmp_path / "other")]) == 0
+    assert f"no ratings yet in {tmp_path / 'other' / RATINGS_FILE}" in capsys.readouterr().out
+    assert main(["ratings", "--config", str(tmp_path / "missing.toml")]) == 1
+    assert "config file not found" in capsys.readouterr().err
