@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
 import rules
 from rules.pdn.convert import NOTATIONS, convert_game
@@ -28,6 +30,33 @@ def open_pdn(path: str) -> Iterator[DecodedLines]:
         yield DecodedLines(handle)
 
 
+class Progress:
+    """A running count on one terminal line ("file: 4,200 games read"), for files that take a while.
+
+    Written only to a terminal, at most every ``every`` seconds, and wiped before the next real output line.
+    """
+
+    def __init__(self, stream: TextIO, every: float = 0.5) -> None:
+        self.stream = stream
+        self.every = every
+        self.live = stream.isatty()
+        self._next = time.monotonic() + every
+        self._shown = False
+
+    def update(self, path: str, games: int) -> None:
+        if self.live and time.monotonic() >= self._next:
+            self.stream.write(f"\r{path}: {games:,} games read\x1b[K")
+            self.stream.flush()
+            self._shown = True
+            self._next = time.monotonic() + self.every
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+
+
 def _check_variant(variant: str | None) -> None:
     if variant is not None:
         try:
@@ -40,17 +69,22 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Parse every game of every file, validate it (unless --syntax-only), list every failure."""
     _check_variant(args.variant)
     failed_total = games_total = 0
+    progress = Progress(sys.stderr)
     for path in args.files:
         with open_pdn(path) as lines:
             reader = PdnReader(lines, validate=not args.syntax_only, variant=args.variant)
             games = failed = 0
             for game in reader:
                 games += 1
+                if game.errors or (game.warnings and args.warnings):
+                    progress.clear()
                 for error in game.errors:
                     print(error.describe(path))
                 for warning in game.warnings if args.warnings else ():
                     print("warning: " + warning.describe(path))
                 failed += bool(game.errors)
+                progress.update(path, games)
+            progress.clear()
             for notice in lines.notices if args.warnings else ():
                 print(f"warning: {path}:{notice}")
         print(f"{path}: {games} games, {failed} failed")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from _pdnhelpers import CORPUS, read_text
 
 from controller.cli import main
+from rules.pdn.cli import Progress
 
 FAIL = CORPUS / "fail"
 SUCCEED = CORPUS / "succeed"
@@ -72,3 +75,21 @@ def test_convert_russian_to_numeric(capsys, tmp_path) -> None:
     assert "6. 14:21" in out
     (game,) = read_text(out, validate=True)
     assert not game.errors and len(game.moves) == 12
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_counts_on_one_terminal_line_and_wipes_it() -> None:
+    screen = _Terminal()
+    progress = Progress(screen, every=0.0)
+    progress.update("big.pdn", 4200)
+    progress.update("big.pdn", 8400)
+    progress.clear()
+    assert screen.getvalue() == ("\rbig.pdn: 4,200 games read\x1b[K\rbig.pdn: 8,400 games read\x1b[K"
+                                 "\r\x1b[K")
+    quiet = io.StringIO()            # not a terminal (a pipe, a log file): nothing at all
+    Progress(quiet, every=0.0).update("big.pdn", 1)
+    assert quiet.getvalue() == ""
