@@ -154,6 +154,13 @@ class DeclineDraw(_ColorCommand):
 
 
 @dataclass(frozen=True)
+class ClaimDraw(_ColorCommand):
+    """``color`` claims the draw a claim rule allows now (English repetition or 40 moves, ...)."""
+
+    kind: ClassVar[str] = "claim_draw"
+
+
+@dataclass(frozen=True)
 class Hint(Command):
     """Show the legal moves (or the computer's suggestion) on the LEDs."""
 
@@ -241,7 +248,7 @@ class Place(_SquareCommand):
 
 
 _BY_KIND: dict[str, type[Command]] = {
-    cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, Hint,
+    cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, MissedCaptureChoice, SetupPosition, ChooseMove, SavePdn, Lift,
                               Place)
 }

@@ -133,6 +133,13 @@ def _name(color: Color) -> str:
     return "white" if color == Color.WHITE else "black"
 
 
+def _ahead(board: Board, color: Color) -> bool:
+    """``color`` has more material (a man 1, a king 2): the computer then plays on instead of claiming."""
+    def material(c: Color) -> int:
+        return len(board.men(c)) + 2 * len(board.kings(c))
+    return material(color) > material(color.opponent)
+
+
 def _refusal_rule(message: str) -> str:
     text = message.lower()
     if "compulsory" in text or "must capture" in text:
@@ -181,6 +188,7 @@ class Controller:
         self.crown: Square | None = None
         self.outcome: tuple[str, str] | None = None
         self.draw_offer: str | None = None
+        self.claimable: str | None = None   # the reason of the draw a player may claim now
         self.flags = _Flags()
         self.must_restore = False  # after a takeback/retract by command: the board must match before play
         self.settings = settings or GameSettings(config.variant, config.human_color, config.opponent,
@@ -206,6 +214,7 @@ class Controller:
         self.crown = None
         self.outcome = None
         self.draw_offer = None
+        self.claimable = None
         self.must_restore = False
         self._engine_token += 1
         self._deadline = None
@@ -614,6 +623,8 @@ class Controller:
         if outcome is not None:
             self._finish(outcome.result, outcome.reason)
             return
+        if self._offer_claim():
+            return
         now = self.clock.now()
         mover = _name(self.game.board.turn)
         if self._turn_since is None:
@@ -769,6 +780,35 @@ class Controller:
         assert outcome is not None
         self._finish(outcome.result, outcome.reason)
 
+    def _offer_claim(self) -> bool:
+        """A claimable draw (variant.draw_claims): the computer claims it on its turn unless it is ahead on
+        material; otherwise the people are told once. True when the game ended by the computer's claim."""
+        draw = self.game.claimable_draw()
+        if draw is None:
+            self.claimable = None
+            return False
+        if self._computer_turn() and not _ahead(self.game.board, self.game.board.turn):
+            self._claim(_name(self.game.board.turn))
+            return True
+        if self.claimable != draw.reason:
+            self._say(f"{draw.reason.capitalize()}: a draw may be claimed (claim at the console, "
+                      f"Claim draw on the web page), or play on.")
+        self.claimable = draw.reason
+        return False
+
+    def claim_draw(self, color: str) -> None:
+        """``color`` claims the draw a claim rule of the variant allows now (ValueError if none)."""
+        if self.state in ("game_over", "waiting_start"):
+            raise ValueError("there is no game in progress")
+        self._claim(color)
+
+    def _claim(self, color: str) -> None:
+        draw = self.game.claimable_draw()
+        outcome = self.game.claim_draw()   # ValueError when no claim rule holds
+        assert draw is not None
+        self._say(f"{color} claims the draw ({draw.reason}).")
+        self._finish(outcome.result, outcome.reason)
+
     def offer_draw(self, color: str) -> None:
         """``color`` offers a draw; the other side answers with ``answer_draw``."""
         self.draw_offer = color
@@ -873,6 +913,7 @@ class Controller:
             "human_color": self.settings.human_color, "teaching": self.teaching,
             "messages": list(self.flags.messages),
             "result": {"result": self.outcome[0], "reason": self.outcome[1]} if self.outcome else None,
+            "claimable_draw": self.claimable if self.outcome is None else None,
             "occupancy": [list(sq) for sq in sorted(self.occupancy)],
             "fen": board.fen(),
         }

@@ -147,6 +147,7 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   takeback [N]                  take back N plies (default 1)
   retract | accept | huff       answer a missed compulsory capture
   resign [white|black]          resign (default: your colour)
+  claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
   help                          this list
@@ -176,6 +177,9 @@ async def _line(session: Session, board: SimulatedBoard | None, line: str) -> bo
         await session.send(cmd.Takeback(int(words[1]) if len(words) > 1 else 1))
     elif verb in ("retract", "accept", "huff"):
         await session.send(cmd.MissedCaptureChoice(verb))
+    elif verb == "claim":
+        color = words[1] if len(words) > 1 else session.controller.game.board.turn.name.lower()
+        await session.send(cmd.ClaimDraw(color))
     elif verb == "resign":
         color = words[1] if len(words) > 1 else session.controller.settings.human_color
         await session.send(cmd.Resign(color))

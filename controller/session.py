@@ -358,6 +358,8 @@ class Session:
             ctl.offer_draw(c.color)
         elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
             ctl.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
+        elif isinstance(c, cmd.ClaimDraw):
+            ctl.claim_draw(c.color)
         elif isinstance(c, cmd.Hint):
             ctl.show_hint()
         elif isinstance(c, cmd.SetTeaching):

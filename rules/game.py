@@ -106,7 +106,11 @@ class Game:
         return self._keys.count(self._keys[-1])
 
     def outcome(self) -> Outcome | None:
-        """The result if the game is over (declared, no legal move, or an automatic draw rule), else None."""
+        """The result if the game is over (declared, no legal move, or an automatic draw rule), else None.
+
+        A draw rule the variant leaves to a claim (``Variant.draw_claims``) does not end the game: see
+        ``claimable_draw`` and ``claim_draw``.
+        """
         if self._declared is not None:
             return self._declared
         v = self.variant
@@ -120,16 +124,37 @@ class Game:
                 o = c.opponent
                 if len(b.kings(c)) == 1 and not b.men(c) and len(b.men(o)) == 1 and not b.kings(o):
                     return Outcome.win(c, "king versus single man")
+        return next((draw for rule, draw in self._draws() if rule not in v.draw_claims), None)
+
+    def claimable_draw(self) -> Outcome | None:
+        """The draw a player may claim now (a claim rule of the variant holds), or None."""
+        if self.outcome() is not None:
+            return None
+        return next((draw for rule, draw in self._draws() if rule in self.variant.draw_claims), None)
+
+    def claim_draw(self) -> Outcome:
+        """End the game by a claimed draw; ValueError when no claim rule holds."""
+        draw = self.claimable_draw()
+        if draw is None:
+            over = self.outcome()
+            raise ValueError(f"the game is over ({over.reason})" if over else "no draw can be claimed now")
+        self._declared = Outcome.draw(f"{draw.reason}, claimed")
+        return self._declared
+
+    def _draws(self) -> list[tuple[str, Outcome]]:
+        """Every draw rule that holds in the current position: (rule, outcome)."""
+        v = self.variant
+        draws = []
         if self.repetitions() >= v.repetition:
             name = _REPETITION_NAMES.get(v.repetition, f"{v.repetition}-fold")
-            return Outcome.draw(f"{name} repetition")
+            draws.append(("repetition", Outcome.draw(f"{name} repetition")))
         if v.no_progress_moves is not None and self._quiet[-1] >= 2 * v.no_progress_moves:
-            return Outcome.draw(v.no_progress_reason.format(n=v.no_progress_moves))
+            draws.append(("no_progress", Outcome.draw(v.no_progress_reason.format(n=v.no_progress_moves))))
         if v.endgame_rules:
             category, start = self._endgame[-1]
             if category is not None and len(self._keys) - 1 - start >= 2 * category[1]:
-                return Outcome.draw(category[0])
-        return None
+                draws.append(("endgame", Outcome.draw(category[0])))
+        return draws
 
     def is_over(self) -> bool:
         """True when outcome() is not None."""

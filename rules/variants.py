@@ -32,6 +32,7 @@ MISSED_CAPTURE = (
     "accept_on_next_move",
 )
 RELATIVE_DIRS = ("df", "db", "of", "os", "ob")
+DRAW_CLAIMS = ("repetition", "no_progress")
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class Variant:
     no_move_loses: bool = True
     missed_capture_policy: str = "reject"
     repetition: int = 3
+    draw_claims: tuple[str, ...] = ()  # draw rules a player must claim (DRAW_CLAIMS); others are automatic
     no_progress_moves: int | None = None
     no_progress_reason: str = "{n} moves each without capture or man move"  # {n} = no_progress_moves
     endgame_rules: bool = False
@@ -101,6 +103,9 @@ class Variant:
                 raise ValueError(f"variant {self.id}: unknown direction {d!r} (expected {RELATIVE_DIRS})")
         if self.man_capture_range not in ("short", "long"):
             raise ValueError(f"variant {self.id}: man_capture_range must be short or long")
+        for rule in self.draw_claims:
+            if rule not in DRAW_CLAIMS:
+                raise ValueError(f"variant {self.id}: unknown draw claim {rule!r}, expected {DRAW_CLAIMS}")
         if self.no_progress_moves is not None and self.no_progress_moves < 1:
             raise ValueError(f"variant {self.id}: no_progress_moves must be positive or None")
         object.__setattr__(
@@ -183,7 +188,7 @@ def _english() -> Variant:
     return Variant(
         id="english", name="English draughts", width=8, height=8, cells="dark", numbering="top-left",
         setup_white="21-32", setup_black="1-12", first=Color.BLACK, king_flying=False, king_capture="short",
-        promotion_mid_capture="stop", no_progress_moves=40,
+        promotion_mid_capture="stop", no_progress_moves=40, draw_claims=("repetition", "no_progress"),
         pdn_gametype="21,B,8,8,N1,0", gametype_number=21, aliases=("checkers", "classic"),
     )
 
@@ -210,7 +215,7 @@ _ALL: tuple[Variant, ...] = (
     _R(_SPT, id="spanish-nordic", name="Swedish/Danish Spanish draughts (source 000)", width=10, height=10,
        cells="dark", setup_white="31-50", setup_black="1-20", man_capture_range="long",
        pdn_gametype="53,W,10,10,N2,0", no_progress_moves=None),
-    _R(_SP, id="portuguese", name="Portuguese draughts", no_progress_moves=None,
+    _R(_SP, id="portuguese", name="Portuguese draughts", no_progress_moves=None, draw_claims=("repetition",),
        pdn_gametype="28,W,8,8,N1,1", gametype_number=28),
     _INT,
     _R(_INT, id="polish", name="Polish draughts (source 001, immediate removal)", removal="immediate",
@@ -223,15 +228,15 @@ _ALL: tuple[Variant, ...] = (
     _R(_BR, id="russian", name="Russian draughts", precedence=(), promotion_mid_capture="continue_as_king",
        capture_separator=":", no_progress_moves=None, pdn_gametype="25,W,8,8,A0,0", gametype_number=25),
     _EN,
-    _R(_EN, id="giveaway", name="Giveaway (anti-checkers)", no_move_loses=False,
+    _R(_EN, id="giveaway", name="Giveaway (anti-checkers)", no_move_loses=False, draw_claims=(),
        pdn_gametype="55,B,8,8,N1,0", gametype_number=None, aliases=()),
     _R(_EN, id="italian", name="Italian draughts", cells="light", first=Color.WHITE,
-       can_man_capture_king=False,
+       can_man_capture_king=False, draw_claims=(),
        precedence=("max_pieces", "capture_with_king", "max_kings", "earliest_king"), repetition=4,
        pdn_gametype="22,W,8,8,N2,1", gametype_number=22, aliases=()),
     Variant(id="czech", name="Czech draughts", width=8, height=8, cells="dark", numbering="algebraic",
             setup_white="rank:1-3", setup_black="rank:6-8", precedence=("capture_with_king",),
-            no_progress_moves=15, missed_capture_policy="accept_on_next_move",
+            no_progress_moves=15, draw_claims=("repetition",), missed_capture_policy="accept_on_next_move",
             pdn_gametype="29,W,8,8,A0,0", gametype_number=29),
     Variant(id="thai", name="Thai draughts (Mak-hos)", width=8, height=8, cells="dark",
             numbering="bottom-right", setup_white="a1,c1,e1,g1,b2,d2,f2,h2",
@@ -258,7 +263,7 @@ ALIAS_DEFAULTS: dict[str, dict[str, object]] = {
 # Options a user may change (variants.md section 5 conflicts); value checked by Variant.__post_init__.
 OPTIONS: frozenset[str] = frozenset({
     "first", "promotion_mid_capture", "allow_180", "flying_king_must_land_to_continue",
-    "missed_capture_policy", "repetition",
+    "missed_capture_policy", "repetition", "draw_claims",
     "no_progress_moves", "no_progress_reason", "precedence", "endgame_rules", "king_vs_single_man_wins",
 })
 
@@ -291,8 +296,9 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
             first = {"w": Color.WHITE, "white": Color.WHITE, "b": Color.BLACK, "black": Color.BLACK}.get(
                 first.lower(), first)
         options["first"] = Color(first)  # type: ignore[arg-type]
-    if "precedence" in options:
-        options["precedence"] = tuple(options["precedence"])  # type: ignore[arg-type]
+    for name in ("precedence", "draw_claims"):
+        if name in options:
+            options[name] = tuple(options[name])  # type: ignore[call-overload]
     return dataclasses.replace(base, **options)  # type: ignore[arg-type]
 
 

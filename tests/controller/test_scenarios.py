@@ -501,3 +501,63 @@ def test_second_takeback_to_the_board_already_standing_resumes_play() -> None:
     assert r.ctl.records == [] and r.state == "player_to_move"
     r.move("32-28", settle=False)
     assert r.texts == ["32-28"]
+
+
+CYCLE = ("30-26", "4-8", "26-30", "8-4")   # English kings step out and back: the start position again
+
+
+def test_english_repetition_is_announced_and_ends_only_when_claimed() -> None:
+    """WCDF: a threefold repetition lets a player claim a draw; until then the game goes on."""
+    r = Rig("english", fen="W:WK30:BK4")
+    for text in CYCLE * 2:
+        r.move(text)
+    assert r.state == "player_to_move" and not r.of(ev.GameOver)
+    assert "Threefold repetition: a draw may be claimed" in r.messages()
+    assert r.ctl.state_dict()["claimable_draw"] == "threefold repetition"
+    r.ctl.claim_draw("white")
+    (over,) = r.of(ev.GameOver)
+    assert (over.result, over.reason) == ("1/2-1/2", "threefold repetition, claimed")
+    assert "white claims the draw (threefold repetition)" in r.messages()
+    assert r.ctl.state_dict()["claimable_draw"] is None
+
+
+def test_a_claim_the_rules_do_not_allow_is_refused() -> None:
+    r = Rig("english", fen="W:WK30:BK4")
+    r.move("30-26")
+    with pytest.raises(ValueError, match="no draw can be claimed now"):
+        r.ctl.claim_draw("black")
+    assert r.state == "player_to_move" and r.ctl.state_dict()["claimable_draw"] is None
+
+
+def test_international_repetition_still_ends_the_game_by_itself() -> None:
+    r = Rig("international", fen="W:WK46:BK1")
+    for text in ("46-41", "1-6", "41-46", "6-1") * 2:
+        r.move(text)
+    (over,) = r.of(ev.GameOver)
+    assert (over.result, over.reason) == ("1/2-1/2", "threefold repetition")
+
+
+@pytest.mark.parametrize(("black", "claims"), [("BK4", True), ("BK4,K3", False)])
+def test_the_computer_claims_unless_it_is_ahead(black: str, claims: bool) -> None:
+    """The computer (black) claims a claimable draw on its turn when it is not ahead on material."""
+    r = Rig("english", fen=f"W:WK30:{black}", human_color="white", opponent="engine")
+    for text in CYCLE[:3]:
+        if r.state == "computer_move_pending":
+            r.answer_engine(text)
+        r.move(text)
+    r.answer_engine(CYCLE[3])
+    r.move(CYCLE[3])
+    for text in CYCLE[:3]:
+        if r.state == "computer_move_pending":
+            r.answer_engine(text)
+        r.move(text)
+    assert r.state == "computer_move_pending" and not r.of(ev.GameOver)
+    r.answer_engine(CYCLE[3])
+    r.move(CYCLE[3])   # the start position a third time, White to move: the person may claim
+    assert r.ctl.state_dict()["claimable_draw"] == "threefold repetition" and not r.of(ev.GameOver)
+    r.move(CYCLE[0])   # White plays on; Black, to move, faces a position seen for the third time
+    if claims:
+        (over,) = r.of(ev.GameOver)
+        assert over.reason == "threefold repetition, claimed" and "black claims the draw" in r.messages()
+    else:
+        assert r.state == "computer_move_pending" and not r.of(ev.GameOver)

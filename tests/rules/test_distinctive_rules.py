@@ -311,11 +311,23 @@ def test_move_count_draw(variant: str, position: tuple[str, list[str], list[str]
     game = rules.Game(variant, board(variant, *position).fen())
     seen = Counter([game.board.key()])
     _king_shuffle(game, 2 * each - 1, seen)
-    assert game.outcome() is None
+    assert game.outcome() is None and game.claimable_draw() is None
     _king_shuffle(game, 1, seen)
-    outcome = game.outcome()
-    assert outcome is not None and outcome.result == "1/2-1/2" and outcome.winner is None
+    outcome = ended_or_claimable(game, claimed="no_progress" in game.variant.draw_claims)
+    assert outcome.result == "1/2-1/2" and outcome.winner is None
     assert "repetition" not in outcome.reason
+
+
+def ended_or_claimable(game: rules.Game, claimed: bool) -> rules.Outcome:
+    """The draw that holds now: automatic (the game is over) or, for a claim rule, claimable only."""
+    if claimed:
+        assert game.outcome() is None
+        draw = game.claimable_draw()
+    else:
+        assert game.claimable_draw() is None
+        draw = game.outcome()
+    assert draw is not None
+    return draw
 
 
 def test_move_count_resets_on_man_move() -> None:
@@ -347,6 +359,8 @@ def _shuffle_back_and_forth(game: rules.Game, cycles: int) -> None:
     ("international", ("W", ["Kc5", "a1", "c1", "e1"], ["Kh6", "b10", "d10", "f10"]), 3),
     ("english", ("W", ["Kc3", "a1", "c1"], ["Kf6", "h8", "f8"]), 3),
     ("spanish", ("W", ["Kd3", "h1", "f1"], ["Ke6", "a8", "c8"]), 3),
+    ("portuguese", ("W", ["Kd3", "h1", "f1"], ["Ke6", "a8", "c8"]), 3),
+    ("czech", ("W", ["Kc3", "a1", "c1"], ["Ke7", "h8", "f8"]), 3),
     ("italian", ("W", ["Kd3", "h1", "f1"], ["Ke6", "a8", "c8"]), 4),
     ("russian", ("W", ["Kc3", "a1", "c1"], ["Ke7", "h8", "f8"]), 3),
     ("thai", ("W", ["Kc3", "a1", "c1"], ["Ke7", "h8", "f8"]), 3),
@@ -358,13 +372,13 @@ def test_repetition_draw(variant: str, position: tuple[str, list[str], list[str]
     # Each cycle returns to the start position: after `limit - 2` cycles it has occurred limit - 1 times.
     _shuffle_back_and_forth(game, limit - 2)
     assert game.board.key() == start
-    assert game.outcome() is None
+    assert game.outcome() is None and game.claimable_draw() is None
     _shuffle_back_and_forth(game, 1)
     assert game.board.key() == start
-    outcome = game.outcome()
-    assert outcome is not None and outcome.result == "1/2-1/2" and "repetition" in outcome.reason
+    outcome = ended_or_claimable(game, claimed="repetition" in game.variant.draw_claims)
+    assert outcome.result == "1/2-1/2" and "repetition" in outcome.reason
     game.pop()
-    assert game.outcome() is None
+    assert game.outcome() is None and game.claimable_draw() is None
 
 
 def test_agreement_and_resignation() -> None:

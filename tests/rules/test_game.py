@@ -44,16 +44,47 @@ def test_giveaway_blocked_side_wins() -> None:
 
 
 def test_threefold_repetition() -> None:
-    g = Game("english", "W:WK29:BK4")
-    for text in ("29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29"):
+    g = Game("russian", "W:WKa1:BKh2")
+    for text in ("a1-b2", "h2-g1", "b2-a1", "g1-h2", "a1-b2", "h2-g1", "b2-a1"):
         g.push(text)
         assert g.outcome() is None
-    g.push("8-4")
+    g.push("g1-h2")
     assert g.repetitions() == 3
     out = g.outcome()
     assert out is not None and out.result == "1/2-1/2" and out.reason == "threefold repetition"
     g.pop()
     assert g.outcome() is None
+
+
+def test_english_repetition_is_a_draw_only_when_claimed() -> None:
+    """WCDF rules (variants.md 3.12): a threefold repetition lets a player claim the draw; play may go on."""
+    g = Game("english", "W:WK30:BK4")
+    with pytest.raises(ValueError, match="no draw can be claimed now"):
+        g.claim_draw()
+    for text in ("30-26", "4-8", "26-30", "8-4", "30-26", "4-8", "26-30", "8-4"):
+        g.push(text)
+    assert g.repetitions() == 3 and g.outcome() is None
+    claimable = g.claimable_draw()
+    assert claimable is not None and claimable.reason == "threefold repetition"
+    g.push("30-25")                               # not claimed: the game goes on, and the claim lapses
+    assert g.outcome() is None and g.claimable_draw() is None
+    g.pop()
+    out = g.claim_draw()
+    assert out.result == "1/2-1/2" and out.reason == "threefold repetition, claimed"
+    assert g.outcome() == out and g.claimable_draw() is None
+    with pytest.raises(ValueError, match="the game is over"):
+        g.claim_draw()
+    with pytest.raises(ValueError, match="the game is over"):
+        g.push("30-25")
+
+
+def test_draw_claims_are_an_option() -> None:
+    g = Game(get_variant("english", draw_claims=[]), "W:WK29:BK4")
+    for text in ("29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4"):
+        g.push(text)
+    assert g.outcome() is not None and g.claimable_draw() is None
+    with pytest.raises(ValueError, match="unknown draw claim 'endgame'"):
+        get_variant("international", draw_claims=["endgame"])
 
 
 def test_italian_needs_four_repetitions() -> None:
@@ -104,10 +135,12 @@ def test_international_16_and_5_move_endgames() -> None:
 def test_no_progress_counts(vid: str, fen: str, plies: int, reason: str) -> None:
     g = Game(get_variant(vid, repetition=1000), fen)
     shuffle(g, plies - 1)
-    assert g.outcome() is None
+    assert g.outcome() is None and g.claimable_draw() is None
     g.push(quiet_king_move(g))
-    out = g.outcome()
+    claimed = "no_progress" in g.variant.draw_claims            # English: WCDF's 40-move rule is a claim
+    out = g.claimable_draw() if claimed else g.outcome()
     assert out is not None and out.result == "1/2-1/2" and out.reason == reason
+    assert (g.outcome() is None) == claimed
 
 
 def test_spanish_no_progress_is_an_option() -> None:

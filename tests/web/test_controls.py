@@ -108,3 +108,33 @@ def test_rating_is_shown_and_updated_after_a_game_against_the_engine(pw: Playwri
         assert rating["player"] == "ann" and rating["rating"] < 1500 and rating["rd"] < 350
         page.wait_for_selector(f"#rating:has-text('english rating {round(rating['rating'])} "
                                f"(RD {round(rating['rd'])})')")
+
+
+def test_claim_draw_button_follows_the_rules(pw: Playwright, tmp_path: Path) -> None:
+    """English: the Claim draw button is enabled only while a repetition may be claimed; a click ends it."""
+    board = rules.Board("english", "W:WK30:BK4")
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both",
+                     settle_ms=100) as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.select_option("#ng-variant", "english")
+        page.select_option("#ng-color", "both")
+        page.select_option("#ng-opponent", "person")
+        page.fill("#ng-fen", board.fen())
+        page.click("#btn-new-game")
+        wait_state(page, "waiting_start")
+        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
+        page.click("#btn-arrange")
+        wait_state(page, "player_to_move")
+        assert page.is_disabled("#btn-claim-draw")
+        for ply, text in enumerate(("30-26", "4-8", "26-30", "8-4") * 2, 1):
+            move = board.parse_move(text)
+            click_square(page, *board.variant.geometry.rc(move.from_square))
+            click_square(page, *board.variant.geometry.rc(move.to_square))
+            board.push(move)
+            page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {ply}")
+        page.wait_for_selector("#btn-claim-draw:not([disabled])")
+        assert "threefold repetition" in page.get_attribute("#btn-claim-draw", "title")
+        page.click("#btn-claim-draw")
+        page.wait_for_selector("#result[data-result='1/2-1/2']")
+        assert "threefold repetition, claimed" in page.text_content("#result")
+        assert page.is_disabled("#btn-claim-draw")

@@ -146,6 +146,9 @@ function render() {
     app._shownHistory = true;
     for (const m of s.messages) addMessage(typeof m === "string" ? m : m.text, (m && m.level) || "info");
   }
+  const claim = pick(s, "claimable_draw");   // a draw the rules leave to a claim (English repetition, ...)
+  $("#btn-claim-draw").disabled = !claim;
+  $("#btn-claim-draw").title = claim ? `claim the draw: ${claim}` : "the rules allow no draw claim now";
   $("#missed-capture").hidden = pick(s, "state") !== "missed_capture";
   const policy = (currentVariant(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
@@ -395,6 +398,7 @@ function bindControls() {
   $("#btn-offer-draw").onclick = () => { app.drawOfferBy = side(); command("offer_draw", { color: side() }); };
   $("#btn-accept-draw").onclick = () => command("accept_draw", { color: answerer() });
   $("#btn-decline-draw").onclick = () => command("decline_draw", { color: answerer() });
+  $("#btn-claim-draw").onclick = () => command("claim_draw", { color: pick(app.state, "turn") || side() });
   $("#teaching").onchange = (e) => command("set_teaching", { on: e.target.checked });
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
