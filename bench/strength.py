@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Engine
 from engine.evaluation import king_value
-from rules import Board, Color, Game
+from rules import Board, Color, Game, get_variant
 
 DEFAULT_VARIANTS = ("international", "spanish", "english", "russian")
 
@@ -54,7 +54,7 @@ def _material(board: Board, color: Color) -> int:
 def play(job: Job) -> tuple[Job, float, str, int]:
     """Play one game; returns (job, score of the higher level, result text, plies)."""
     opening = _opening(job.variant, job.opening_seed)
-    game = Game(job.variant, opening.fen())
+    game = Game(get_variant(job.variant, draw_claims=[]), opening.fen())   # engines claim every draw at once
     engine = Engine(job.variant)
     rng = random.Random(job.opening_seed * 7919 + job.high_is_white)
     high_color = Color.WHITE if job.high_is_white else Color.BLACK
