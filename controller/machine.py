@@ -254,7 +254,9 @@ class Controller:
             if self.pdn_dir is not None and self._pdn_name().exists():
                 self.pdn_path = self._pdn_name()  # the same game saved on demand before the restart
         self.reset()
-        self._say(f"Resuming the game of {self.variant.name} after {len(self.records)} plies.")
+        plies = len(self.records)
+        done = f"after {plies} {'ply' if plies == 1 else 'plies'}" if plies else "before its first move"
+        self._say(f"Resuming the game of {self.variant.name} {done}.")
         self._evaluate(self.clock.now())
 
     # --- inputs -----------------------------------------------------------------------------------

@@ -86,3 +86,10 @@ def test_play_says_when_the_serial_board_does_not_answer(tmp_path: Path) -> None
     text = play(tmp_path, "quit\n", *TWO_PEOPLE, "--no-journal", "--profile", "8x8-serial",
                 "--serial-port", str(missing)).stdout
     assert f"[warning] no answer from the board on {missing} after 3 s: is it plugged in?" in text
+
+
+def test_play_resumes_a_game_before_its_first_move(tmp_path: Path) -> None:
+    data = ("--data-dir", str(tmp_path / "data"))
+    play(tmp_path, "", *TWO_PEOPLE, *data)
+    again = play(tmp_path, "", *TWO_PEOPLE, *data).stdout
+    assert "Resuming the game of English draughts before its first move." in again
