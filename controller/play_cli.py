@@ -1,10 +1,11 @@
-"""`dboard play`: the main job - a game on the board (the simulated board unless a profile says otherwise).
+"""`dboard play`: the main job - a game on the board (the simulated board unless a profile names a real one).
 
 In a terminal it is a small REPL: type physical actions (``lift 2 3``, ``place 3 4``, ``wait 0.5``), a move
 in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
-(``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``hint``, ``pdn``, ``save``, ``show``,
-``help``, ``quit``).
-``--script FILE`` reads the same lines from a file; ``--auto-computer`` executes the computer's moves.
+(``new``, ``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``claim``, ``hint``, ``pdn``,
+``save``, ``show``, ``help``, ``quit``). On a real board the pieces are moved by hand and the console keeps
+the commands. ``--script FILE`` reads the same lines from a file; ``--auto-computer`` executes the
+computer's moves on the simulated board.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``dboard play``: run a Session on the simulated board with the console (and web page) as controls."""
+    """``dboard play``: run a Session on the configured board with the console (and web page) as controls."""
     config = config_module.from_args(args)
     logging.getLogger("transitions").setLevel(logging.WARNING)  # its per-transition INFO lines are noise here
     if args.script is not None:
@@ -144,6 +145,7 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   lift ROW COL, place ROW COL   pick up or put down one piece (rows and columns as `show` numbers them)
   wait SECONDS                  let time pass (a piece held up, a clock running)
   setup                         put every piece where the game expects it
+  new [VARIANT]                 a new game with the same players (then `setup`)
   takeback [N]                  take back N plies (default 1)
   retract | accept | huff       answer a missed compulsory capture
   resign [white|black]          resign (default: your colour)
@@ -177,6 +179,10 @@ async def _line(session: Session, board: SimulatedBoard | None, line: str) -> bo
         await session.send(cmd.Takeback(int(words[1]) if len(words) > 1 else 1))
     elif verb in ("retract", "accept", "huff"):
         await session.send(cmd.MissedCaptureChoice(verb))
+    elif verb == "new":
+        s = session.controller.settings
+        await session.send(cmd.NewGame(words[1] if len(words) > 1 else s.variant, s.human_color, s.opponent,
+                                       s.level, s.time_control))
     elif verb == "claim":
         color = words[1] if len(words) > 1 else session.controller.game.board.turn.name.lower()
         await session.send(cmd.ClaimDraw(color))
@@ -259,7 +265,7 @@ async def _run_session(session: Session, board: SimulatedBoard | None, config: C
         loop = asyncio.get_running_loop()
         source = iter(lines) if lines is not None else None
         quit_asked = False
-        while session.controller.state != "game_over":
+        while True:   # past a game's end too: the next game starts when the pieces are set up again
             if interactive:
                 sys.stdout.write(f"{session.controller.state}> ")
                 sys.stdout.flush()

@@ -37,6 +37,13 @@ def test_play_script_person_against_person(tmp_path: Path) -> None:
     assert '[Result "0-1"]' in text and "1. 9-13 22-17 0-1" in text
 
 
+def test_play_goes_on_after_a_game_with_a_new_one(tmp_path: Path) -> None:
+    text = play(tmp_path, "9-13\nresign white\nnew\nsetup\n10-14\npdn\n", *TWO_PEOPLE, "--no-journal").stdout
+    assert "game over: 0-1 (resignation)" in text
+    assert "New game of English draughts: set up the start position." in text
+    assert "move 1: 10-14 (black)" in text and "1. 10-14 *" in text
+
+
 def test_play_says_it_resumes_an_unfinished_game(tmp_path: Path) -> None:
     """The resume message is said while the session starts; the console must still show it."""
     data = ("--data-dir", str(tmp_path / "data"))
