@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
         lines = None
     journal = None if args.no_journal else config.data_path
     web = not args.no_web and args.script is None
-    return asyncio.run(_play(config, lines, journal, args.auto_computer or args.script is not None, web))
+    try:
+        return asyncio.run(_play(config, lines, journal, args.auto_computer or args.script is not None, web))
+    except asyncio.CancelledError:   # SIGTERM (systemctl stop): the board was closed on the way out
+        return 0
 
 
 def open_sensors(config: Config, rows: int, cols: int) -> Any:
@@ -233,6 +238,9 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
     hardware = open_sensors(config, variant.height, variant.width)
     board = simulated(hardware)
     session = Session(config, hardware, hardware, journal)
+    main = asyncio.current_task()
+    with contextlib.suppress(NotImplementedError):   # stop as on Ctrl-C: LEDs dark, GPIO freed, journal shut
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)  # type: ignore[union-attr]
     try:
         return await _run_session(session, board, config, lines, auto, web)
     finally:

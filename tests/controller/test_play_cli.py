@@ -100,3 +100,20 @@ def test_play_resumes_a_game_before_its_first_move(tmp_path: Path) -> None:
     play(tmp_path, "", *TWO_PEOPLE, *data)
     again = play(tmp_path, "", *TWO_PEOPLE, *data).stdout
     assert "Resuming the game of English draughts before its first move." in again
+
+
+def test_play_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """`systemctl stop` sends SIGTERM: the board is closed (serial link dropped) and the exit code is 0."""
+    with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5) as emu:
+        command = [sys.executable, "-m", "controller.cli", "-q", "play", *TWO_PEOPLE, "--no-journal",
+                   "--profile", "8x8-serial", "--serial-port", emu.port]
+        service = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while emu.leds is None and time.monotonic() < deadline:   # up and showing the set-up hint
+            time.sleep(0.02)
+        assert emu.leds is not None
+        service.terminate()
+        out, err = service.communicate(timeout=20)
+    assert service.returncode == 0, err
+    assert "The board stays live" in out and "Traceback" not in err
