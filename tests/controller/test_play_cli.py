@@ -103,7 +103,7 @@ def test_play_resumes_a_game_before_its_first_move(tmp_path: Path) -> None:
 
 
 def test_play_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
-    """`systemctl stop` sends SIGTERM: the board is closed (serial link dropped) and the exit code is 0."""
+    """`systemctl stop` sends SIGTERM: the session and the board are closed and the exit code is 0."""
     with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5) as emu:
         command = [sys.executable, "-m", "controller.cli", "-q", "play", *TWO_PEOPLE, "--no-journal",
                    "--profile", "8x8-serial", "--serial-port", emu.port]
