@@ -225,9 +225,13 @@ async def _computer(session: Session, board: SimulatedBoard | None, auto: bool,
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
-    if auto and board is not None and ctl.state == "computer_move_pending" and ctl.computer_shape is not None:
+    if ctl.state != "computer_move_pending" or ctl.computer_shape is None or board is None:
+        return
+    if auto:
         _execute(session, board, "computer")
         await session.idle()
+    else:
+        print(f"(type {ctl.computer_shape.text} or `computer` to make the computer's move on the board)")
 
 
 async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, auto: bool,

@@ -117,3 +117,14 @@ def test_play_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         out, err = service.communicate(timeout=20)
     assert service.returncode == 0, err
     assert "The board stays live" in out and "Traceback" not in err
+
+
+def test_play_at_a_terminal_tells_how_to_make_the_computers_move() -> None:
+    command = [sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english", "--opponent",
+               "engine", "--human-color", "black", "--level", "1", "--engine-time", "0.1", "--no-web",
+               "--no-journal"]
+    out = subprocess.run(command, input="9-13\nquit\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Type a move (like 32-28) or a command; `help` lists them, `quit` stops." in out.stdout
+    assert "move 1: 9-13 (black)" in out.stdout
+    assert "or `computer` to make the computer's move on the board)" in out.stdout
