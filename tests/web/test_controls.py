@@ -138,3 +138,21 @@ def test_claim_draw_button_follows_the_rules(pw: Playwright, tmp_path: Path) -> 
         page.wait_for_selector("#result[data-result='1/2-1/2']")
         assert "threefold repetition, claimed" in page.text_content("#result")
         assert page.is_disabled("#btn-claim-draw")
+
+
+def test_a_real_board_is_not_clickable(pw: Playwright, tmp_path: Path) -> None:
+    """With a GPIO or serial board the page hides the virtual-board note and Arrange pieces; moves made on
+    the pieces still show up."""
+    board = rules.Board("english")
+    rc = board.variant.geometry.rc
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both",
+                     real_board=True) as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.wait_for_selector("#variant-name:has-text('English draughts')")
+        assert page.is_hidden("#btn-arrange") and page.is_hidden("#virtual-note")
+        live.call(lambda: live.hand.set_occupancy(rc(sq) for sq in board.pieces()))
+        wait_state(page, "player_to_move")
+        move = board.parse_move("9-13")
+        live.call(lambda: live.hand.lift(rc(move.from_square)))
+        live.call(lambda: live.hand.place(rc(move.to_square)))
+        page.wait_for_selector("#moves .ply:has-text('9-13')")

@@ -17,6 +17,8 @@ from playwright.sync_api import BrowserContext, Page, Playwright
 
 from controller.config import Config
 from controller.session import Session
+from firmware_bridge.board import MappedBoard
+from firmware_bridge.orientation import Orientation
 from firmware_bridge.simulated import SimulatedBoard
 from web.access import WebOptions
 from web.server import WebServer
@@ -31,10 +33,15 @@ BOARD_SIZES = {"spanish": 8, "international": 10, "english": 8, "russian": 8, "b
 class LiveServer:
     """A Session + WebServer on a background loop; ``call(coro_fn)`` runs a coroutine there."""
 
-    def __init__(self, config: Config, *, options: WebOptions | None = None) -> None:
+    def __init__(self, config: Config, *, options: WebOptions | None = None,
+                 real_board: bool = False) -> None:
         self.config = config
         size = BOARD_SIZES.get(config.variant, 8)
-        self.board = SimulatedBoard(size, size, debounce=0.0)
+        self.hand = SimulatedBoard(size, size, debounce=0.0)   # the physical pieces, moved by the test
+        self.board: Any = self.hand
+        if real_board:   # what the page sees of a GPIO or serial board: not a SimulatedBoard
+            squares = frozenset((r, c) for r in range(size) for c in range(size))
+            self.board = MappedBoard(self.hand, Orientation(size, size), squares)
         self.options = options or WebOptions(listen="127.0.0.1", port=0, data_dir=config.data_path)
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-test-loop", daemon=True)
@@ -95,8 +102,9 @@ class LiveServer:
 def live_server(tmp: Path, **config: Any) -> Iterator[LiveServer]:
     """A started LiveServer for a Config with a fresh data dir under ``tmp`` (stopped on exit)."""
     options = config.pop("options", None)
+    real_board = config.pop("real_board", False)
     cfg = Config(data_dir=str(tmp), **config)
-    server = LiveServer(cfg, options=options and options(cfg))
+    server = LiveServer(cfg, options=options and options(cfg), real_board=real_board)
     server.start()
     try:
         yield server

@@ -131,7 +131,9 @@ function render() {
   $("#turn").dataset.turn = turn || "";
   $("#machine").textContent = (pick(s, "state", "machine") || "").replace(/_/g, " ");
   $("#machine").dataset.state = pick(s, "state", "machine") || "";
-  $("#virtual-note").hidden = !(app.hello && app.hello.virtual);
+  const virtual = !!(app.hello && app.hello.virtual);   // a real board is moved by hand, not by clicks
+  $("#virtual-note").hidden = !virtual;
+  $("#btn-arrange").hidden = !virtual;
   if (!$("#ng-variant").dataset.userSet && variant) $("#ng-variant").value = variant;
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!pick(s, "teaching");
   renderBoard($("#board"), rows, cols, s);
