@@ -61,6 +61,8 @@ class Searcher:
         self._extension_plies = 8
         self._partial: tuple[int, Move, tuple[Move, ...]] | None = None
         self._history_keys: set[int] = set()
+        self._quiet = 0                          # plies without capture or man move, game and path
+        self._quiet_limit: int | None = None     # the variant's no-progress draw in plies, when in reach
 
     def __repr__(self) -> str:
         return f"Searcher({self.variant.id}, tt={len(self.tt)})"
@@ -89,6 +91,7 @@ class Searcher:
         self._node_limit = limits.nodes
         self._stop = stop_event
         self._history_keys = self._game_keys(board)
+        self._quiet, self._quiet_limit = self._no_progress(board)
         self._path = []
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
@@ -148,19 +151,20 @@ class Searcher:
         self._node_limit = None
         self._stop = stop_event
         self._history_keys = self._game_keys(board)
+        self._quiet, self._quiet_limit = self._no_progress(board)
         self._path = [board.key()]
         self._extension_plies = 2 * depth
         scored: list[tuple[Move, int]] = []
         best = -INFINITY
         for move in self._order(list(board.legal_moves), None, 0):
-            board.push(move)
+            saved = self._push(board, move)
             try:
                 # Moves far below the best only need a bound: they are never candidates.
                 floor = max(-INFINITY, best - window) if best > -INFINITY else -INFINITY
                 score = -self._negamax(board, depth - 1, -INFINITY, -floor, 1)
                 best = max(best, score)
             finally:
-                board.pop()
+                self._pop(board, saved)
             scored.append((move, score))
         scored.sort(key=lambda ms: -ms[1])
         return scored
@@ -197,6 +201,43 @@ class Searcher:
             keys.add(copy.key())
         return keys
 
+    def _no_progress(self, board: Board) -> tuple[int, int | None]:
+        """(plies since the last capture or man move in the game, the no-progress draw in plies or None).
+
+        None when the variant has no such rule or the draw lies beyond any search: the count then costs
+        nothing. Claimed or automatic, the engine scores reaching it as a draw, as it does repetition.
+        """
+        moves = self.variant.no_progress_moves
+        if moves is None:
+            return 0, None
+        quiet = 0
+        copy = board.copy()
+        while copy.move_stack and quiet < 2 * moves:
+            move = copy.pop()
+            piece = copy.piece_at(move.from_square)
+            if move.captures or piece is None or not piece.king:
+                break
+            quiet += 1
+        limit = 2 * moves
+        return quiet, (limit if limit - quiet <= MAX_PLY else None)
+
+    def _push(self, board: Board, move: Move) -> int:
+        """Play ``move`` in the tree and keep the no-progress count; returns the count to restore."""
+        saved = self._quiet
+        board.push(move)
+        if self._quiet_limit is not None:
+            king_moved = board.bitboards()[2] >> move.to_square & 1 and not move.promotion
+            self._quiet = saved + 1 if king_moved and not move.captures else 0
+        return saved
+
+    def _pop(self, board: Board, saved: int) -> None:
+        board.pop()
+        self._quiet = saved
+
+    def _counted_draw(self) -> bool:
+        """The no-progress rule has drawn the game on this path."""
+        return self._quiet_limit is not None and self._quiet >= self._quiet_limit
+
     def _pv_text(self, board: Board, pv: tuple[Move, ...]) -> tuple[str, ...]:
         texts = []
         copy = board.copy()
@@ -214,7 +255,7 @@ class Searcher:
         best_move = ordered[0]
         best_pv: tuple[Move, ...] = (best_move,)
         for index, move in enumerate(ordered):
-            board.push(move)
+            saved = self._push(board, move)
             try:
                 if index == 0:
                     score, child_pv = self._pvs(board, depth - 1, -beta, -alpha, 1)
@@ -223,7 +264,7 @@ class Searcher:
                     if -score > alpha:
                         score, child_pv = self._pvs(board, depth - 1, -beta, -alpha, 1)
             finally:
-                board.pop()
+                self._pop(board, saved)
             score = -score
             if score > alpha:
                 alpha = score
@@ -249,7 +290,7 @@ class Searcher:
         """Principal-variation search returning (score, pv) for PV nodes."""
         self._tick()
         key = board.key()
-        if key in self._history_keys or key in self._path:
+        if key in self._history_keys or key in self._path or self._counted_draw():
             return 0, ()
         moves = list(board.legal_moves)
         if not moves:
@@ -269,7 +310,7 @@ class Searcher:
         next_depth = self._next_depth(depth, len(moves), ply)
         try:
             for index, move in enumerate(ordered):
-                board.push(move)
+                saved = self._push(board, move)
                 try:
                     if index == 0:
                         score, child_pv = self._pvs(board, next_depth, -beta, -alpha, ply + 1)
@@ -281,7 +322,7 @@ class Searcher:
                             score, child_pv = self._pvs(board, next_depth, -beta, -alpha, ply + 1)
                             score = -score
                 finally:
-                    board.pop()
+                    self._pop(board, saved)
                 if score > best:
                     best, best_move, best_pv = score, move, (move, *child_pv)
                     if score > alpha:
@@ -299,7 +340,7 @@ class Searcher:
         """Null-window / non-PV alpha-beta with transposition-table cutoffs."""
         self._tick()
         key = board.key()
-        if key in self._history_keys or key in self._path:
+        if key in self._history_keys or key in self._path or self._counted_draw():
             return 0
         entry = self.tt.get(key)
         if entry is not None and entry[0] >= depth:
@@ -324,11 +365,11 @@ class Searcher:
         self._path.append(key)
         try:
             for move in ordered:
-                board.push(move)
+                saved = self._push(board, move)
                 try:
                     score = -self._negamax(board, next_depth, -beta, -alpha, ply + 1)
                 finally:
-                    board.pop()
+                    self._pop(board, saved)
                 if score > best:
                     best, best_move = score, move
                     if score > alpha:

@@ -116,3 +116,52 @@ def test_levels_are_reproducible_with_a_seed_and_vary_without_it() -> None:
 def test_engine_rejects_a_board_of_another_variant() -> None:
     with pytest.raises(ValueError, match="engine plays english"):
         Engine("english").search(Board("russian"), SearchLimits(depth=1))
+
+
+def _quiet_king_walk(board: Board, plies: int) -> None:
+    """Play ``plies`` king moves without a capture, a capture threat or any position twice (depth first)."""
+    seen = {board.key()}
+
+    def walk(left: int) -> bool:
+        if left == 0:
+            return True
+        kings = board.kings(board.turn)
+        for move in list(board.legal_moves):
+            if move.captures or move.from_square not in kings:
+                continue
+            board.push(move)
+            fresh = board.key() not in seen and not board.has_capture()
+            if fresh:
+                seen.add(board.key())
+                if walk(left - 1):
+                    return True
+                seen.discard(board.key())
+            board.pop()
+        return False
+
+    assert walk(plies), board.fen()
+
+
+def test_search_scores_the_no_progress_draw() -> None:
+    """International: 25 king moves each without capture or man move draw. After 49 such plies every king
+    move of Black's completes the count and scores 0; without the rule the same moves score otherwise."""
+    geometry = get_variant("international").geometry
+
+    def pieces(*names: str) -> str:   # "Kc5", "a1" -> "K23", "46"
+        return ",".join(n[:-len(n.lstrip("K"))] + str(geometry.number(geometry.parse_any(n.lstrip("K"))))
+                        for n in names)
+
+    white, black = pieces("Kc5", "a1", "c1", "e1"), pieces("Kh6", "b10", "d10", "f10", "h10")
+    board = Board("international", f"W:W{white}:B{black}")
+    _quiet_king_walk(board, 49)
+    counting = Searcher(Evaluator(get_variant("international")))
+    assert counting._no_progress(board) == (49, 50)
+    blind = Searcher(Evaluator(get_variant("international", no_progress=None)))
+    with_rule = dict(counting.score_moves(board, 2))
+    without = dict(blind.score_moves(board, 2))
+    king_moves = [m for m in with_rule if m.from_square in board.kings(board.turn) and not m.captures]
+    man_moves = [m for m in with_rule if m not in king_moves]
+    assert king_moves and man_moves
+    assert all(with_rule[m] == 0 for m in king_moves)
+    assert any(without[m] != 0 for m in king_moves)
+    assert all(with_rule[m] == without[m] for m in man_moves)   # a man move restarts the count
