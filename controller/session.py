@@ -73,13 +73,15 @@ class _WorkerOpponent:
 
     def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
         from engine.levels import get_level
+        from engine.worker import game_line
 
         lvl = get_level(level)
         # levels without randomness run the worker's iterative search; the randomised ones score every move
         # depth by depth (both report each iteration as progress)
         depth = lvl.depth if not lvl.randomised else None
         budget = min(self.config.engine_time, seconds) if seconds is not None else self.config.engine_time
-        search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth)
+        search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth,
+                                          line=game_line(board))
         result = self.worker.wait(search, timeout=budget * 10 + 30)
         if result is None or result.move_text is None:
             raise RuntimeError(f"the engine found no move ({result.error if result else 'timeout'})")

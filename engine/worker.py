@@ -15,9 +15,42 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Move
+from rules import Board, Move
 
 logger = logging.getLogger(__name__)
+
+HISTORY_PLIES = 100   # the longest history a draw rule looks at (50 moves each, Spanish)
+
+Line = tuple[str, tuple[str, ...]]   # a FEN and the moves (texts) played from it
+
+
+def game_line(board: Board, plies: int = HISTORY_PLIES) -> Line:
+    """(FEN, move texts) that lead to ``board``: its moves since the last capture, at most ``plies`` of them.
+
+    A FEN alone loses the game's history; with the line the worker sees the repetitions and the no-progress
+    count the position carries, as a search in this process would.
+    """
+    copy = board.copy()
+    moves: list[str] = []
+    while copy.move_stack and len(moves) < plies and not copy.peek().captures:
+        move = copy.pop()
+        moves.append(copy.move_text(move))
+    return copy.fen(), tuple(reversed(moves))
+
+
+def _position(variant: Any, fen: str, line: Line | None) -> Board:
+    """The board to search: ``fen``, with the history of ``line`` when the line really leads there."""
+    if line is not None:
+        try:
+            board = Board(variant, line[0])
+            for text in line[1]:
+                board.push(board.parse_move(text))
+            if board.fen() == Board(variant, fen).fen():
+                return board
+        except ValueError:
+            pass
+        logger.warning("the game line sent with %s does not lead to it; searching without history", fen)
+    return Board(variant, fen)
 
 
 @dataclass(frozen=True)
@@ -63,7 +96,6 @@ def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
     """The worker process: one Engine per variant, one search at a time, until told to quit."""
     from engine.core import Engine
     from engine.limits import SearchLimits
-    from rules import Board
 
     engines: dict[str, Engine] = {}
     while True:
@@ -74,14 +106,14 @@ def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
             for eng in engines.values():
                 eng.new_game()
             continue
-        _kind, search_id, fen, variant, level, seconds, depth = request
+        _kind, search_id, fen, variant, level, seconds, depth, line = request
         flag = _CancelFlag(cancelled, search_id)
         if flag.is_set():
             replies.put(("done", WorkerResult(search_id, fen, None, None, 0, (), 0, 0, True)))
             continue
         try:
             engine = engines.get(variant) or engines.setdefault(variant, Engine(variant))
-            board = Board(engine.variant, fen)
+            board = _position(engine.variant, fen, line)
 
             def report(p: Any, search_id: int = search_id) -> None:
                 replies.put(
@@ -191,9 +223,13 @@ class EngineWorker:
         return self._process.is_alive()
 
     def start_search(
-        self, fen: str, variant: str, level: int = 10, time: float | None = 1.0, depth: int | None = None
+        self, fen: str, variant: str, level: int = 10, time: float | None = 1.0, depth: int | None = None,
+        line: Line | None = None,
     ) -> int:
-        """Cancel any running search and start a new one; returns its id (results carry it)."""
+        """Cancel any running search and start a new one; returns its id (results carry it).
+
+        ``line`` (from ``game_line``) carries the game's recent moves for the draw rules.
+        """
         if self._closed:
             raise RuntimeError("the engine worker is closed")
         if not 1 <= level <= 10:
@@ -204,7 +240,7 @@ class EngineWorker:
             self._next_id += 1
             self._current = self._next_id
             search_id = self._next_id
-        self._requests.put(("search", search_id, fen, variant, level, time, depth))
+        self._requests.put(("search", search_id, fen, variant, level, time, depth, line))
         return search_id
 
     def stop(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from engine.hint import hint, hint_in_worker
-from engine.worker import EngineWorker
+from engine.worker import EngineWorker, WorkerResult, game_line
 from rules import Board
 
 
@@ -63,3 +63,29 @@ def test_worker_process_death_ends_the_pending_search_with_an_error() -> None:
         assert result is not None and result.move is None
         assert result.error is not None and "died (exit code -9)" in result.error
         assert not worker.alive
+
+
+def test_game_line_gives_the_worker_the_history_the_draw_rules_need() -> None:
+    """English K v K+man: White, a man down, can repeat the position. With the game's moves the worker sees
+    the repetition (a draw, score 0) and takes it; from the bare FEN it sees no such thing."""
+    board = Board("english", "W:WK30:BK4,12")
+    for text in ("30-26", "4-8", "26-30", "8-4"):
+        board.push(board.parse_move(text))
+    fen, moves = game_line(board)
+    assert fen == "W:WK30:BK4,12" and moves == ("30-26", "4-8", "26-30", "8-4")
+    rebuilt = Board("english", fen)
+    for text in moves:
+        rebuilt.push(rebuilt.parse_move(text))
+    assert rebuilt.fen() == board.fen()
+    assert game_line(board, plies=2) == (Board("english", "W:WK26:BK8,12").fen(), ("26-30", "8-4"))
+    with EngineWorker() as worker:
+        def search(line: tuple[str, tuple[str, ...]] | None) -> WorkerResult:
+            result = worker.wait(worker.start_search(board.fen(), "english", time=None, depth=4, line=line),
+                                 timeout=60)
+            assert result is not None
+            return result
+
+        with_history, bare, wrong = search((fen, moves)), search(None), search((fen, ("30-25",)))
+    assert with_history.move_text == "30-26" and with_history.score == 0
+    assert bare.score < 0
+    assert (wrong.move_text, wrong.score) == (bare.move_text, bare.score)   # a line that does not lead here
