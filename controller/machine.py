@@ -189,6 +189,7 @@ class Controller:
         self.outcome: tuple[str, str] | None = None
         self.draw_offer: str | None = None
         self.claimable: str | None = None   # the reason of the draw a player may claim now
+        self.board_lost = False   # the board's link (serial cable) is down
         self.flags = _Flags()
         self.must_restore = False  # after a takeback/retract by command: the board must match before play
         self.settings = settings or GameSettings(config.variant, config.human_color, config.opponent,
@@ -811,6 +812,16 @@ class Controller:
         self._say(f"{color} claims the draw ({draw.reason}).")
         self._finish(outcome.result, outcome.reason)
 
+    def board_link(self, connected: bool) -> None:
+        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back)."""
+        if not connected:
+            self.board_lost = True
+            self._say("The board is disconnected (cable or power?): waiting for it. Moves made meanwhile "
+                      "are read when it is back.", "warning")
+        elif self.board_lost:
+            self.board_lost = False
+            self._say("The board is connected again.")
+
     def offer_draw(self, color: str) -> None:
         """``color`` offers a draw; the other side answers with ``answer_draw``."""
         self.draw_offer = color
@@ -916,6 +927,7 @@ class Controller:
             "messages": list(self.flags.messages),
             "result": {"result": self.outcome[0], "reason": self.outcome[1]} if self.outcome else None,
             "claimable_draw": self.claimable if self.outcome is None else None,
+            "board_connected": not self.board_lost,
             "occupancy": [list(sq) for sq in sorted(self.occupancy)],
             "fen": board.fen(),
         }

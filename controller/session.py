@@ -56,6 +56,13 @@ class Opponent(Protocol):
 
 
 @dataclass(frozen=True)
+class _Link:
+    """The board's link (a serial cable) dropped or came back."""
+
+    connected: bool
+
+
+@dataclass(frozen=True)
 class _EngineAnswer:
     token: int
     move: Move | None
@@ -193,6 +200,7 @@ class Session:
         else:
             self.controller.new_game()
         self.sensors.on_snapshot(self._post_snapshot)
+        self.sensors.on_link(self._post_link)
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
@@ -270,7 +278,10 @@ class Session:
             await asyncio.gather(*self._background, return_exceptions=True)
 
     # --- internals ----------------------------------------------------------------------------------
-    def _post_snapshot(self, occupancy: Occupancy) -> None:
+    def _post_link(self, connected: bool) -> None:
+        self._post_snapshot(_Link(connected))
+
+    def _post_snapshot(self, occupancy: Occupancy | _Link) -> None:
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
             return
@@ -328,6 +339,8 @@ class Session:
             ctl.tick()
         elif isinstance(item, Occupancy):
             ctl.snapshot(item.squares)
+        elif isinstance(item, _Link):
+            ctl.board_link(item.connected)
         elif isinstance(item, _EngineAnswer):
             if item.note is not None and item.token == ctl._engine_token:
                 ctl._say(item.note, "warning")

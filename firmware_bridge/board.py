@@ -7,6 +7,7 @@ context manager (``with open_board(p) as board:``) so the hardware is released.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,9 @@ class MappedBoard(TrackedSensorSource, LedOutput):
         self._inner_seq = snap.seq
         if publish and (target != current or republish):
             self._tracker.publish_at(snap.time)
+
+    def on_link(self, listener: Callable[[bool], None]) -> None:
+        self.inner.on_link(listener)
 
     def start(self) -> None:
         self.inner.start()

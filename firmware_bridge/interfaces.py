@@ -45,6 +45,10 @@ class SensorSource(abc.ABC):
     def on_change(self, listener: ChangeListener) -> None:
         """Call ``listener`` with every debounced change of one square."""
 
+    def on_link(self, listener: Callable[[bool], None]) -> None:  # noqa: B027 - optional, not abstract
+        """Call ``listener(connected)`` when the link to the board drops or comes back. A board wired to the
+        host (GPIO, simulated) has no such link and never calls it."""
+
     def __enter__(self) -> SensorSource:
         self.start()
         return self

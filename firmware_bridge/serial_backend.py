@@ -98,6 +98,7 @@ class SerialBoard(TrackedSensorSource, LedOutput):
         self._running = False
         self._thread: threading.Thread | None = None
         self._synced = threading.Event()
+        self._link_listeners: list[Callable[[bool], None]] = []
         self._open_error = ""
 
     # --- SensorSource / LedOutput -------------------------------------------------------------------
@@ -131,6 +132,17 @@ class SerialBoard(TrackedSensorSource, LedOutput):
     @property
     def connected(self) -> bool:
         return self._ser is not None
+
+    def on_link(self, listener: Callable[[bool], None]) -> None:
+        """``listener(True)`` when the board answers after (re)connecting, ``listener(False)`` on a drop."""
+        self._link_listeners.append(listener)
+
+    def _tell_link(self, connected: bool) -> None:
+        for listener in list(self._link_listeners):
+            try:
+                listener(connected)
+            except Exception:
+                log.exception("link listener %r failed", listener)
 
     def wait_synced(self, timeout: float) -> bool:
         """Block until the first snapshot after (re)connecting has been applied; False on timeout."""
@@ -188,7 +200,10 @@ class SerialBoard(TrackedSensorSource, LedOutput):
 
     def _drop_port(self) -> None:
         ser, self._ser = self._ser, None
+        was_synced = self._synced.is_set()
         self._synced.clear()
+        if was_synced and self._running:
+            self._tell_link(False)
         if ser is not None:
             self.stats.disconnects += 1
             try:
@@ -288,7 +303,9 @@ class SerialBoard(TrackedSensorSource, LedOutput):
         for change in pending:
             if change.event_seq > self._last_seq:
                 self._on_change(change, now)
-        self._synced.set()
+        if not self._synced.is_set():
+            self._synced.set()
+            self._tell_link(True)
 
     def _request_snapshot(self, now: float) -> None:
         self._awaiting = True

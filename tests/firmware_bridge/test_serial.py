@@ -146,15 +146,21 @@ def test_square_toggled_twice_inside_a_gap_keeps_the_net_state(rig: Rig) -> None
 
 
 def test_unplug_and_replug(rig: Rig) -> None:
+    link: list[bool] = []
+    rig.host.on_link(link.append)
     rig.emu.place((2, 0))
     rig.settle()
     rig.emu.unplug()
     wait_for(lambda: not rig.host.connected, "host to notice the unplug")
+    wait_for(lambda: link == [False], "the link listener to hear of the drop")
     rig.emu.place((2, 1))          # happens while the cable is out
     rig.emu.lift((2, 0))
     rig.emu.replug()
     rig.check_no_loss_no_duplicate()
     assert rig.host.stats.connects == 2
+    wait_for(lambda: link == [False, True], "the link listener to hear the board is back")
+    rig.host.close()
+    assert link == [False, True]   # closing on purpose is not a drop
 
 
 def test_mcu_reset_resyncs_and_restores_leds(rig: Rig) -> None:

@@ -156,3 +156,8 @@ def test_a_real_board_is_not_clickable(pw: Playwright, tmp_path: Path) -> None:
         live.call(lambda: live.hand.lift(rc(move.from_square)))
         live.call(lambda: live.hand.place(rc(move.to_square)))
         page.wait_for_selector("#moves .ply:has-text('9-13')")
+        assert page.is_hidden("#board-link")
+        live.call(lambda: live.session._post_link(False))   # a serial board whose cable is out
+        page.wait_for_selector("#board-link:has-text('board disconnected')")
+        live.call(lambda: live.session._post_link(True))
+        page.wait_for_selector("#board-link", state="hidden")

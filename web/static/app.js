@@ -148,6 +148,7 @@ function render() {
     app._shownHistory = true;
     for (const m of s.messages) addMessage(typeof m === "string" ? m : m.text, (m && m.level) || "info");
   }
+  $("#board-link").hidden = pick(s, "board_connected") !== false;   // a serial board's cable is out
   const claim = pick(s, "claimable_draw");   // a draw the rules leave to a claim (English repetition, ...)
   $("#btn-claim-draw").disabled = !claim;
   $("#btn-claim-draw").title = claim ? `claim the draw: ${claim}` : "the rules allow no draw claim now";
