@@ -58,6 +58,22 @@ class JournalState:
     ended: dict[str, Any] | None
 
 
+def durable_replace(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` so that a power cut leaves the old file or the new one, never a torn or
+    empty one: write a temporary file, fsync it, rename it over ``path``, fsync the directory."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    dirfd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dirfd)
+    finally:
+        os.close(dirfd)
+
+
 class Journal:
     """An append-only, fsynced file of the game in progress."""
 
@@ -78,17 +94,7 @@ class Journal:
         """Begin a new game: the previous journal is replaced atomically by one holding only ``header``."""
         self.close()
         self.directory.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps({"type": "start", **header}, separators=(",", ":")) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
-        dirfd = os.open(self.directory, os.O_RDONLY)
-        try:
-            os.fsync(dirfd)
-        finally:
-            os.close(dirfd)
+        durable_replace(self.path, json.dumps({"type": "start", **header}, separators=(",", ":")) + "\n")
 
     def record(self, record: Record) -> None:
         """Append a committed ply and wait until it is on disk."""

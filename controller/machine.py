@@ -8,7 +8,6 @@ The `transitions` machine is queued and fed only from here; ``python -m controll
 from __future__ import annotations
 
 import logging
-import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from .clocks import GameClocks, TimeControl
 from .config import Config
 from .hints import Fill, HintPolicy
 from .inference import Expectation, MoveShape, Reading, disambiguate
-from .journal import Journal, JournalState, Record
+from .journal import Journal, JournalState, Record, durable_replace
 from .record import PdnTags, forced_fen, replay, replay_positions, write_pdn
 from .squares import BoardMap
 
@@ -879,9 +878,7 @@ class Controller:
                 path = path.with_name(f"{self._pdn_name().stem}-{number}.pdn")
                 number += 1
             self.pdn_path = path
-        tmp = self.pdn_path.with_name(self.pdn_path.name + ".tmp")
-        tmp.write_text(self.pdn(), encoding="utf-8")
-        os.replace(tmp, self.pdn_path)
+        durable_replace(self.pdn_path, self.pdn())
         return self.pdn_path
 
     # --- output -----------------------------------------------------------------------------------------
