@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from controller import events as ev
@@ -114,3 +117,19 @@ class Rig:
     def lit(self) -> dict[str, object]:
         """The lit squares by name -> Light."""
         return {self.ctl.map.name(sq): light for sq, light in self.ctl.frame.lights}
+
+
+async def next_event(queue: asyncio.Queue[ev.Event], kind: type, timeout: float = 10.0) -> ev.Event:
+    """The next event of ``kind`` from a Session subscription (earlier events of other kinds are skipped)."""
+    while True:
+        event = await asyncio.wait_for(queue.get(), timeout)
+        if isinstance(event, kind):
+            return event
+
+
+async def until(what: str, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Poll ``predicate`` while the Session's loop runs; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from rig import next_event
+
 from controller import commands as cmd
 from controller import events as ev
 from controller.config import Config
@@ -23,12 +25,6 @@ class LevelOneEngine:
         return self.engine.choose_move(board, 1, time_limit=0.05)
 
 
-async def _until(queue: asyncio.Queue, kind: type, timeout: float = 10.0):
-    while True:
-        event = await asyncio.wait_for(queue.get(), timeout)
-        if isinstance(event, kind):
-            return event
-
 
 def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path) -> None:
     async def main() -> None:
@@ -42,9 +38,9 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             assert session.state()["state"] == "player_to_move"
             await session.send(cmd.Lift(5, 1))   # a black man, moved through the virtual board
             await session.send(cmd.Place(4, 0))
-            moved = await _until(events, ev.MoveCommitted)
+            moved = await next_event(events, ev.MoveCommitted)
             assert moved.by == "black"
-            await _until(events, ev.Message)  # the computer announces its move
+            await next_event(events, ev.Message)  # the computer announces its move
             for _ in range(200):
                 await asyncio.sleep(0.01)
                 if session.controller.computer_shape is not None:
@@ -55,7 +51,7 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             for sq in shape.captures:
                 board.lift(sq)
             board.place(shape.target)
-            second = await _until(events, ev.MoveCommitted)
+            second = await next_event(events, ev.MoveCommitted)
             assert second.by == "white" and second.text == shape.text
             await session.idle()
             state = session.state()
@@ -65,7 +61,7 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             await session.idle()
             assert session.state()["state"] == "out_of_sync"
             await session.send(cmd.Command.from_json({"kind": "resign", "color": "black"}))
-            over = await _until(events, ev.GameOver)
+            over = await next_event(events, ev.GameOver)
             assert over.result == "1-0" and over.reason == "resignation"
         assert len(list((tmp_path / "games").glob("*-english.pdn"))) == 1
 

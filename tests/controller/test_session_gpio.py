@@ -7,7 +7,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from rig import Rig
+from rig import Rig, next_event, until
 
 from controller import events as ev
 from controller.config import Config
@@ -16,15 +16,6 @@ from firmware_bridge.board import open_board
 from firmware_bridge.gpio_model import GPIOModel, SwitchMatrix
 from firmware_bridge.profile import load_profile
 from firmware_bridge.ws2812 import SpiModel, chain_order
-
-TIMEOUT = 10.0
-
-
-async def _until(queue: asyncio.Queue[ev.Event], kind: type) -> ev.Event:
-    while True:
-        event = await asyncio.wait_for(queue.get(), TIMEOUT)
-        if isinstance(event, kind):
-            return event
 
 
 def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
@@ -65,15 +56,12 @@ def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
             await shows_the_controller_frame()
             assert {sq for sq, _ in session.controller.frame.lights} == set(english.ctl.exp.base)
             matrix.set_occupancy(english.ctl.exp.base)          # the pieces go on by hand
-            deadline = time.monotonic() + TIMEOUT
-            while session.controller.state != "player_to_move" and time.monotonic() < deadline:
-                await asyncio.sleep(0.01)
-            assert session.controller.state == "player_to_move"
+            await until("the start position", lambda: session.controller.state == "player_to_move")
             matrix.lift(english.sq("9"))
             await shows_the_controller_frame()                  # where the lifted man may go
             assert {english.sq("13"), english.sq("14")} <= {sq for sq, _ in session.controller.frame.lights}
             matrix.place(english.sq("13"))
-            moved = await _until(events, ev.MoveCommitted)
+            moved = await next_event(events, ev.MoveCommitted)
             assert moved.text == "9-13" and moved.by == "black"
             await session.idle()
             await shows_the_controller_frame()                  # and the hint is gone again

@@ -4,25 +4,14 @@ was out is read when it is back, and nothing is lost (the emulated MCU on a pseu
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from rig import Rig
+from rig import Rig, until
 
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.serial_backend import SerialBoard
-
-TIMEOUT = 10.0
-
-
-async def _until(what: str, predicate: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
 
 
 def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path: Path) -> None:
@@ -36,10 +25,10 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
             try:
                 async with Session(config, board, board, tmp_path) as session:
                     ctl = session.controller
-                    await _until("the start position", lambda: ctl.state == "player_to_move")
+                    await until("the start position", lambda: ctl.state == "player_to_move")
                     assert session.state()["board_connected"] is True
                     emu.unplug()
-                    await _until("the drop to be told", lambda: ctl.board_lost)
+                    await until("the drop to be told", lambda: ctl.board_lost)
                     await session.idle()
                     state = session.state()
                     assert state["board_connected"] is False
@@ -47,7 +36,7 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
                     emu.lift(english.sq("9"))   # Black moves while the cable is out
                     emu.place(english.sq("13"))
                     emu.replug()
-                    await _until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
+                    await until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
                     await session.idle()
                     state = session.state()
                     assert state["board_connected"] is True and ctl.state == "player_to_move"
