@@ -272,7 +272,9 @@ async def _run_session(session: Session, board: SimulatedBoard | None, config: C
         print(render(session.state()))
         interactive = lines is None
         if interactive:
-            what = "a move (like 32-28) or a command" if board is not None else "a command"
+            shapes = session.controller.exp.shapes
+            example = shapes[0].text if shapes else "32-28"
+            what = f"a move (like {example}) or a command" if board is not None else "a command"
             print(f"Type {what}; `help` lists them, `quit` stops.")
         loop = asyncio.get_running_loop()
         source = iter(lines) if lines is not None else None

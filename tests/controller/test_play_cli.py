@@ -125,6 +125,6 @@ def test_play_at_a_terminal_tells_how_to_make_the_computers_move() -> None:
                "--no-journal"]
     out = subprocess.run(command, input="9-13\nquit\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "Type a move (like 32-28) or a command; `help` lists them, `quit` stops." in out.stdout
+    assert "Type a move (like 9-13) or a command; `help` lists them, `quit` stops." in out.stdout
     assert "move 1: 9-13 (black)" in out.stdout
     assert "or `computer` to make the computer's move on the board)" in out.stdout
