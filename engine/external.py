@@ -29,7 +29,7 @@ from engine.dxp_protocol import (
     MoveMsg,
 )
 from engine.hub_protocol import HubMessage, format_message, parse_message
-from engine.notation import ProtocolMoveError, parse_hub_move, position_string
+from engine.notation import ProtocolMoveError, hub_line, parse_hub_move
 from rules import Board, Color, Move
 
 logger = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ class HubEngine:
         """Ask for a move in `board`'s position; raises ExternalEngineError on any failure."""
         if self.process.poll() is not None:
             raise self._died("idle")
-        self.send(format_message("pos", pos=position_string(board)))
+        self.send(format_message("pos", **hub_line(board)))   # with the recent moves, for the draw rules
         self.send(format_message("level", move_time=f"{move_time:g}"))
         self.send("go think")
         while True:

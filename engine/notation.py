@@ -17,6 +17,33 @@ def numbered(variant: Variant) -> dict[int, int]:
     return {geo.number(sq): sq for sq in geo.squares}
 
 
+HISTORY_PLIES = 100   # the longest history a draw rule looks at (50 moves each, Spanish)
+
+
+def recent_moves(board: Board, plies: int = HISTORY_PLIES) -> tuple[Board, list[Move]]:
+    """The position some moves back and the moves played since: every move after the last capture, at
+    most ``plies``. What another process needs besides the position to see repetitions and move counts."""
+    base = board.copy()
+    moves: list[Move] = []
+    while base.move_stack and len(moves) < plies and not base.peek().captures:
+        moves.append(base.pop())
+    moves.reverse()
+    return base, moves
+
+
+def hub_line(board: Board) -> dict[str, str]:
+    """The Hub ``pos`` arguments for ``board`` with its recent moves (``pos=... moves="..."``)."""
+    base, moves = recent_moves(board)
+    args = {"pos": position_string(base)}
+    texts = []
+    for move in moves:
+        texts.append(hub_move_text(base, move))
+        base.push(move)
+    if texts:
+        args["moves"] = " ".join(texts)
+    return args
+
+
 def hub_move_text(board: Board, move: Move) -> str:
     """A move as Scan writes it: "32-28", or "from x to x captured..." captured squares ascending."""
     num = board.variant.geometry.number

@@ -15,11 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.notation import HISTORY_PLIES, recent_moves
 from rules import Board, Move
 
 logger = logging.getLogger(__name__)
-
-HISTORY_PLIES = 100   # the longest history a draw rule looks at (50 moves each, Spanish)
 
 Line = tuple[str, tuple[str, ...]]   # a FEN and the moves (texts) played from it
 
@@ -30,12 +29,13 @@ def game_line(board: Board, plies: int = HISTORY_PLIES) -> Line:
     A FEN alone loses the game's history; with the line the worker sees the repetitions and the no-progress
     count the position carries, as a search in this process would.
     """
-    copy = board.copy()
-    moves: list[str] = []
-    while copy.move_stack and len(moves) < plies and not copy.peek().captures:
-        move = copy.pop()
-        moves.append(copy.move_text(move))
-    return copy.fen(), tuple(reversed(moves))
+    base, moves = recent_moves(board, plies)
+    fen = base.fen()
+    texts = []
+    for move in moves:
+        texts.append(base.move_text(move))
+        base.push(move)
+    return fen, tuple(texts)
 
 
 def _position(variant: Any, fen: str, line: Line | None) -> Board:

@@ -14,7 +14,7 @@ import pytest
 
 from engine.external import ExternalEngineError, FallbackOpponent, HubEngine
 from engine.hub_protocol import parse_message
-from engine.notation import parse_hub_move, position_string
+from engine.notation import hub_line, parse_hub_move, position_string
 from rules import Board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,3 +183,20 @@ def test_hub_plays_other_variants_after_set_param() -> None:
         assert "nonsense" in hub.until("error")[-1].get("message")
         hub.send("quit")
         assert hub.proc.wait(timeout=10) == 0
+
+
+def test_hub_client_sends_the_recent_moves_for_the_draw_rules() -> None:
+    """English K v K+man: White saves the game only by stepping back into a position seen before (1-6, a
+    repetition), which an external engine can see only if the client sends the moves that led here
+    (`pos pos=... moves="..."`); from the bare position it plays 1-5."""
+    board = Board("english", "W:WK1:BK3,12")
+    for text in ("1-6", "3-7", "6-1", "7-3"):
+        board.push(board.parse_move(text))
+    args = hub_line(board)
+    assert args == {"pos": position_string(Board("english", "W:WK1:BK3,12")), "moves": "1-6 3-7 6-1 7-3"}
+    engine = HubEngine(HUB_COMMAND, variant="english", grace=10.0)
+    try:
+        assert board.move_text(engine.play(board, 0.5)) == "1-6"
+        assert board.move_text(engine.play(Board("english", board.fen()), 0.5)) == "1-5"   # no history
+    finally:
+        engine.close()
