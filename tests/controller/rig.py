@@ -119,12 +119,16 @@ class Rig:
         return {self.ctl.map.name(sq): light for sq, light in self.ctl.frame.lights}
 
 
-async def next_event(queue: asyncio.Queue[ev.Event], kind: type, timeout: float = 10.0) -> ev.Event:
-    """The next event of ``kind`` from a Session subscription (earlier events of other kinds are skipped)."""
-    while True:
-        event = await asyncio.wait_for(queue.get(), timeout)
-        if isinstance(event, kind):
-            return event
+async def next_event(queue: asyncio.Queue[ev.Event], match: type | Callable[[ev.Event], bool],
+                     timeout: float = 10.0) -> ev.Event:
+    """The next event from a Session subscription that is of type ``match`` (or that ``match`` accepts);
+    the events before it are skipped. Fails after ``timeout`` seconds in all."""
+    accepts = (lambda e: isinstance(e, match)) if isinstance(match, type) else match
+    async with asyncio.timeout(timeout):
+        while True:
+            event = await queue.get()
+            if accepts(event):
+                return event
 
 
 async def until(what: str, predicate: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -7,6 +7,8 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+from rig import next_event
+
 from controller import commands as cmd
 from controller import events as ev
 from controller.cli import main
@@ -23,13 +25,6 @@ class _NeverAsked:
     def choose_move(self, board, level):
         raise AssertionError("the engine was not expected to move")
 
-
-async def _until(queue: asyncio.Queue, test, timeout: float = 10.0) -> ev.Event:
-    async with asyncio.timeout(timeout):
-        while True:
-            event = await queue.get()
-            if test(event):
-                return event
 
 
 def _rows(db: Path) -> list[tuple]:
@@ -64,9 +59,9 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             for sq in shape.captures:
                 board.lift(sq)
             board.place(shape.target)
-            over = await _until(events, lambda e: isinstance(e, ev.GameOver))
+            over = await next_event(events, ev.GameOver)
             assert over.result == "1-0"
-            message = await _until(events, _is_rating_message)
+            message = await next_event(events, _is_rating_message)
             await session.idle()
             expected = update(Rating(), [Result(level_rating("english", 4), 1.0)])
             assert expected.rating > 1500
@@ -93,7 +88,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             for sq in shape.captures:
                 board.lift(sq)
             board.place(shape.target)
-            await _until(events, lambda e: isinstance(e, ev.GameOver))
+            await next_event(events, ev.GameOver)
             await session.idle()
             assert [row[5] for row in _rows(tmp_path / "ratings.sqlite3")] == [1]
 
@@ -117,7 +112,7 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
             await session.send(cmd.Resign("black"))
-            message = await _until(events, _is_rating_message)
+            message = await next_event(events, _is_rating_message)
             lost = update(Rating(), [Result(level_rating("english", 7), 0.0)])
             assert message.text == f"Your english rating: 1500 -> {lost.rating:.0f} (RD 350 -> {lost.rd:.0f})"
             await session.idle()
@@ -129,7 +124,7 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
             await session.send(cmd.Resign("black"))
-            await _until(events, _is_rating_message)
+            await next_event(events, _is_rating_message)
             zoe = update(Rating(), [Result(level_rating("english", 2), 0.0)])
             await session.idle()
             assert session.state()["rating"]["rating"] == round(zoe.rating, 1)
@@ -145,7 +140,7 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
             await session.send(cmd.Resign("white"))
-            await _until(events, lambda e: isinstance(e, ev.GameOver))
+            await next_event(events, ev.GameOver)
             await session.idle()
         with RatingStore(db) as store:
             assert store.rating("zoe", "english") == zoe
@@ -165,7 +160,7 @@ def test_without_a_data_directory_nothing_is_stored(tmp_path: Path, monkeypatch)
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
             await session.send(cmd.Resign("black"))
-            await _until(events, lambda e: isinstance(e, ev.GameOver))
+            await next_event(events, ev.GameOver)
             await session.idle()
             assert session.state()["rating"] is None
             assert not any(_is_rating_message(e) for e in _drain(events))

@@ -8,6 +8,8 @@ import sys
 import threading
 from pathlib import Path
 
+from rig import next_event
+
 from controller import commands as cmd
 from controller import events as ev
 from controller.config import Config
@@ -18,6 +20,7 @@ from firmware_bridge.simulated import SimulatedBoard
 from rules.pdn import read_games
 
 HERE = Path(__file__).parent
+WAIT = 20.0   # seconds for an event of these engine-driven sessions
 
 
 def _drain(queue: asyncio.Queue) -> list[ev.Event]:
@@ -26,13 +29,6 @@ def _drain(queue: asyncio.Queue) -> list[ev.Event]:
         out.append(queue.get_nowait())
     return out
 
-
-async def _until(queue: asyncio.Queue, test, timeout: float = 20.0) -> ev.Event:
-    async with asyncio.timeout(timeout):
-        while True:
-            event = await queue.get()
-            if test(event):
-                return event
 
 
 def _states(events: list[ev.Event]) -> list[dict]:
@@ -63,7 +59,7 @@ def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
             await session.idle()
             _drain(events)
             clock.advance(1.5)     # the grace time runs out: the ticker puts the board out of sync
-            state = (await _until(events, lambda e: isinstance(e, ev.StateChanged))).state
+            state = (await next_event(events, ev.StateChanged, WAIT)).state
             assert state["state"] == "out_of_sync"
             board.lift((3, 3))
             board.place((5, 1))
@@ -105,10 +101,10 @@ def test_clocks_run_on_the_session_and_the_flag_ends_the_game(tmp_path: Path) ->
             events = await _started(session, board)
             assert session.state()["clocks"]["black"] == 60
             clock.advance(20.5)
-            state = (await _until(events, lambda e: isinstance(e, ev.StateChanged))).state
+            state = (await next_event(events, ev.StateChanged, WAIT)).state
             assert state["clocks"]["black"] == 40 and state["clocks"]["white"] == 60
             clock.advance(40)
-            over = await _until(events, lambda e: isinstance(e, ev.GameOver))
+            over = await next_event(events, ev.GameOver, WAIT)
             assert over.result == "1-0" and "time" in over.reason
             [path] = (tmp_path / "games").glob("*-english.pdn")
             assert '[TimeControl "1+0"]' in path.read_text()
@@ -124,7 +120,7 @@ def test_save_pdn_command_writes_the_game_in_progress(tmp_path: Path) -> None:
             events = await _started(session, board)
             board.lift((5, 1))
             board.place((4, 0))
-            await _until(events, lambda e: isinstance(e, ev.MoveCommitted))
+            await next_event(events, ev.MoveCommitted, WAIT)
             await session.send(cmd.Command.from_json({"kind": "save_pdn"}))
             await session.idle()
             [path] = (tmp_path / "games").glob("*.pdn")
@@ -176,9 +172,9 @@ def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path)
         config = Config(variant="english", human_color="white", opponent="engine", level=9, engine_time=1.0)
         async with Session(config, board, board, None) as session:
             events = await _started(session, board)
-            progress = await _until(events, lambda e: isinstance(e, ev.EngineProgress), timeout=30)
+            progress = await next_event(events, ev.EngineProgress, timeout=30)
             assert progress.depth >= 1 and progress.pv and progress.pv[0] in session.state()["legal_moves"]
-            await _until(events, lambda e: isinstance(e, ev.StateChanged) and e.state["engine"]["move"],
+            await next_event(events, lambda e: isinstance(e, ev.StateChanged) and e.state["engine"]["move"],
                          timeout=30)
 
     asyncio.run(main())
@@ -190,7 +186,7 @@ def test_a_randomised_level_reports_its_search_iterations_too(tmp_path: Path) ->
         config = Config(variant="english", human_color="white", opponent="engine", level=3, engine_time=5.0)
         async with Session(config, board, board, None) as session:
             events = await _started(session, board)
-            progress = await _until(events, lambda e: isinstance(e, ev.EngineProgress), timeout=30)
+            progress = await next_event(events, ev.EngineProgress, timeout=30)
             assert 1 <= progress.depth <= 2 and progress.pv[0] in session.state()["legal_moves"]
             assert session.state()["engine"]["progress"]["depth"] == progress.depth
 
@@ -212,7 +208,7 @@ def _external_game(tmp_path: Path, command: str) -> tuple[list[ev.Event], str]:
                 seen.append(event)
                 return isinstance(event, ev.StateChanged) and bool(event.state["engine"]["move"])
 
-            event = await _until(events, done, timeout=40)
+            event = await next_event(events, done, timeout=40)
             return seen, event.state["engine"]["move"]
 
     got, move = asyncio.run(main())
