@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.board import open_board
+from firmware_bridge.board import open_board, serial_link
 from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedBoard
 
@@ -80,8 +80,7 @@ def open_sensors(config: Config, rows: int, cols: int) -> Any:
         raise ValueError(f"board profile {profile.name!r} is {profile.rows}x{profile.cols}, but "
                          f"{config.variant} is played on {rows}x{cols}: choose a {rows}x{cols} profile or "
                          f"another variant")
-    overrides = {"port": config.serial_port} if config.serial_port and profile.backend == "serial" else {}
-    return open_board(profile, **overrides)
+    return open_board(profile, port=config.serial_port or None)
 
 
 def simulated(board: Any) -> SimulatedBoard | None:
@@ -210,8 +209,8 @@ async def _line(session: Session, board: SimulatedBoard | None, line: str) -> bo
 
 async def _check_link(hardware: Any, seconds: float = 3.0) -> None:
     """Say so when a serial board does not answer at start (unplugged, wrong device); it is still awaited."""
-    link = getattr(hardware, "inner", hardware)
-    if hasattr(link, "wait_synced") and not await asyncio.to_thread(link.wait_synced, seconds):
+    link = serial_link(hardware)
+    if link is not None and not await asyncio.to_thread(link.wait_synced, seconds):
         print(f"[warning] no answer from the board on {link.port} after {seconds:g} s: is it plugged in? "
               f"Waiting for it (serial_port names another device).", flush=True)
 

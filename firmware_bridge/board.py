@@ -83,8 +83,9 @@ class MappedBoard(TrackedSensorSource, LedOutput):
         return f"MappedBoard({self.inner!r}, {self.orientation!r}, sensors={len(self.sensor_squares)})"
 
 
-def build_backend(profile: Profile, **overrides: Any) -> Any:
-    """The raw backend for ``profile`` (wiring coordinates); ``overrides`` reach its constructor
+def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any) -> Any:
+    """The raw backend for ``profile`` (wiring coordinates); ``port`` replaces a serial profile's device
+    (boards wired to the host have none and ignore it); ``overrides`` reach the backend's constructor
     (e.g. ``gpio=``/``spi=`` stand-ins, ``clock=``)."""
     if profile.backend == "simulated":
         kw: dict[str, Any] = {"debounce": profile.simulated.debounce}
@@ -103,19 +104,25 @@ def build_backend(profile: Profile, **overrides: Any) -> Any:
     kw = dict(baud=se.baud, brightness=profile.leds.brightness, heartbeat=se.heartbeat, silence=se.silence,
               retry=se.retry)
     kw.update(overrides)
-    port = kw.pop("port", se.port)
-    return SerialBoard(port, rows=profile.rows, cols=profile.cols, **kw)
+    return SerialBoard(port or se.port, rows=profile.rows, cols=profile.cols, **kw)
 
 
-def open_board(profile: Profile | str | Path, **overrides: Any) -> Any:
+def open_board(profile: Profile | str | Path, *, port: str | None = None, **overrides: Any) -> Any:
     """The board described by ``profile`` (a Profile, a name such as ``"8x8-gpio"`` or a path), ready for
-    ``start()``. Returns the backend itself when no mapping is needed, else a MappedBoard around it."""
+    ``start()``; ``port`` and ``overrides`` as for ``build_backend``. Returns the backend itself when no
+    mapping is needed, else a MappedBoard around it."""
     if not isinstance(profile, Profile):
         profile = load_profile(profile)
-    backend = build_backend(profile, **overrides)
+    backend = build_backend(profile, port=port, **overrides)
     orientation = Orientation(profile.rows, profile.cols, profile.white_side)
     sensors = profile.sensor_squares()
     if orientation.identity and len(sensors) == profile.rows * profile.cols:
         return backend
     log.debug("board %s: mapping %s, %d sensor squares", profile.name, orientation, len(sensors))
     return MappedBoard(backend, orientation, sensors)
+
+
+def serial_link(board: Any) -> SerialBoard | None:
+    """The serial link behind ``board`` (through its mapping), or None for a board wired to the host."""
+    inner = getattr(board, "inner", board)
+    return inner if isinstance(inner, SerialBoard) else None

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .board import open_board
+from .board import open_board, serial_link
 from .gpio_backend import GpioBoard
 from .gpio_model import GPIOModel, SwitchMatrix
 from .profile import ProfileError, load_profile
@@ -93,18 +93,18 @@ def doctor(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile)
     except ProfileError as exc:
         raise SystemExit(f"error: {exc}") from None
-    overrides: dict[str, Any] = {"port": args.port} if args.port and profile.backend == "serial" else {}
+    overrides: dict[str, Any] = {}
     if args.stand_in and profile.backend == "gpio":
         matrix = SwitchMatrix(profile.rows, profile.cols, diodes=profile.sensors.diodes)
         spi = SpiModel(profile.rows * profile.cols)
         spi.open(profile.leds.spi_bus, profile.leds.spi_device)
         overrides.update(gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins), spi=spi)
     live = sys.stdout.isatty() and not args.once
-    board = open_board(profile, **overrides)
+    board = open_board(profile, port=args.port, **overrides)
     with board:
-        inner = getattr(board, "inner", board)
-        if isinstance(inner, SerialBoard):
-            inner.wait_synced(min(3.0, args.duration or 3.0))
+        link = serial_link(board)
+        if link is not None:
+            link.wait_synced(min(3.0, args.duration or 3.0))
         patterns = led_patterns(board.rows, board.cols) if args.leds else iter(())
         pattern_name = ""
         end = time.monotonic() + args.duration if args.duration is not None else None
