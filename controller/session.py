@@ -199,7 +199,7 @@ class Session:
             self.controller.resume(state)
         else:
             self.controller.new_game()
-        self.sensors.on_snapshot(self._post_snapshot)
+        self.sensors.on_snapshot(self._post)
         self.sensors.on_link(self._post_link)
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
@@ -279,9 +279,10 @@ class Session:
 
     # --- internals ----------------------------------------------------------------------------------
     def _post_link(self, connected: bool) -> None:
-        self._post_snapshot(_Link(connected))
+        self._post(_Link(connected))
 
-    def _post_snapshot(self, occupancy: Occupancy | _Link) -> None:
+    def _post(self, item: Occupancy | _Link) -> None:
+        """Queue an input from the board (called on the backend's thread, or on the loop's)."""
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
             return
@@ -290,9 +291,9 @@ class Session:
         except RuntimeError:
             running = None
         if running is loop:
-            queue.put_nowait(occupancy)
+            queue.put_nowait(item)
         else:
-            loop.call_soon_threadsafe(queue.put_nowait, occupancy)
+            loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def _publish(self, event: ev.Event) -> None:
         for queue in self._subscribers:
