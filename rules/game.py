@@ -111,6 +111,31 @@ class Game:
         A draw rule the variant leaves to a claim (``Variant.draw_claims``) does not end the game: see
         ``claimable_draw`` and ``claim_draw``.
         """
+        decided = self._decided()
+        if decided is not None:
+            return decided
+        return next((draw for rule, draw in self._draws() if rule not in self.variant.draw_claims), None)
+
+    def claimable_draw(self) -> Outcome | None:
+        """The draw a player may claim now (a claim rule of the variant holds), or None."""
+        if self._decided() is not None:
+            return None
+        draws = self._draws()   # once: an automatic draw already ended the game, so nothing is claimed
+        if any(rule not in self.variant.draw_claims for rule, _ in draws):
+            return None
+        return next((draw for _, draw in draws), None)
+
+    def claim_draw(self) -> Outcome:
+        """End the game by a claimed draw; ValueError when no claim rule holds."""
+        draw = self.claimable_draw()
+        if draw is None:
+            over = self.outcome()
+            raise ValueError(f"the game is over ({over.reason})" if over else "no draw can be claimed now")
+        self._declared = Outcome.draw(f"{draw.reason}, claimed")
+        return self._declared
+
+    def _decided(self) -> Outcome | None:
+        """A declared result or a win on the board (no legal move, Turkish king versus single man)."""
         if self._declared is not None:
             return self._declared
         v = self.variant
@@ -124,22 +149,7 @@ class Game:
                 o = c.opponent
                 if len(b.kings(c)) == 1 and not b.men(c) and len(b.men(o)) == 1 and not b.kings(o):
                     return Outcome.win(c, "king versus single man")
-        return next((draw for rule, draw in self._draws() if rule not in v.draw_claims), None)
-
-    def claimable_draw(self) -> Outcome | None:
-        """The draw a player may claim now (a claim rule of the variant holds), or None."""
-        if self.outcome() is not None:
-            return None
-        return next((draw for rule, draw in self._draws() if rule in self.variant.draw_claims), None)
-
-    def claim_draw(self) -> Outcome:
-        """End the game by a claimed draw; ValueError when no claim rule holds."""
-        draw = self.claimable_draw()
-        if draw is None:
-            over = self.outcome()
-            raise ValueError(f"the game is over ({over.reason})" if over else "no draw can be claimed now")
-        self._declared = Outcome.draw(f"{draw.reason}, claimed")
-        return self._declared
+        return None
 
     def _draws(self) -> list[tuple[str, Outcome]]:
         """Every draw rule that holds in the current position: (rule, outcome)."""
