@@ -13,9 +13,8 @@ from typing import TextIO
 import rules
 from rules.pdn.convert import NOTATIONS, convert_game
 from rules.pdn.encoding import DecodedLines
-from rules.pdn.model import Game
 from rules.pdn.reader import PdnReader
-from rules.pdn.validate import start_board, variant_of
+from rules.pdn.validate import final_board
 from rules.pdn.writer import write_game
 
 
@@ -106,16 +105,6 @@ def diagram(board: rules.Board) -> str:
     return "\n".join(rows)
 
 
-def _final_board(game: Game, variant_id: str | None) -> rules.Board:
-    variant = variant_of(game, variant_id)
-    board = start_board(game, variant)
-    for node in game.moves:
-        if node.move is None:
-            break
-        board.push(node.move)  # type: ignore[arg-type]
-    return board
-
-
 def cmd_show(args: argparse.Namespace) -> int:
     """Print one game (canonical text) and the final position of its main line as a diagram."""
     _check_variant(args.variant)
@@ -128,7 +117,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             for error in game.errors:
                 print(error.describe(args.file))
             try:
-                board = _final_board(game, args.variant)
+                board = final_board(game, args.variant)
             except rules.RulesError as exc:
                 print(f"no diagram: {exc}")
                 return 1

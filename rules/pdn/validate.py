@@ -83,6 +83,16 @@ def start_board(game: Game, variant: rules.Variant) -> rules.Board:
     return board
 
 
+def final_board(game: Game, default: str | None = None) -> rules.Board:
+    """The position after the main line, as far as its moves were resolved to legal moves."""
+    board = start_board(game, variant_of(game, default))
+    for node in game.moves:
+        if node.move is None:
+            break
+        board.push(node.move)  # type: ignore[arg-type]
+    return board
+
+
 def flipped_square(variant: rules.Variant, number: int) -> int:
     """The square a number means when counted from the other side of the board."""
     return variant.geometry.from_number(len(variant.geometry.squares) + 1 - number)

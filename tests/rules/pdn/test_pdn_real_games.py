@@ -14,9 +14,8 @@ from collections import Counter
 import pytest
 from _pdnhelpers import DATA, read_file, read_text
 
-from rules import Board
 from rules.pdn.model import Game
-from rules.pdn.validate import start_board, variant_of
+from rules.pdn.validate import final_board, variant_of
 from rules.pdn.writer import write_games
 
 # file -> (variant id, number of games)
@@ -68,13 +67,6 @@ def test_recorded_ply_count_matches(games_by_file: dict[str, list]) -> None:
     assert with_count  # Sijbrands-Andreiko round 8 states it
     for game in with_count:
         assert len(game.moves) == int(game.tags["PlyCount"]), game.label()
-
-
-def final_board(game: Game) -> Board:
-    board = start_board(game, variant_of(game))
-    for node in game.moves:
-        board.push(node.move)  # type: ignore[arg-type]
-    return board
 
 
 def assert_loser_cannot_move(game: Game) -> None:
