@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from firmware_bridge.serial_backend import SerialBoard
+from firmware_bridge.serial_backend import SerialDevice
 from firmware_bridge.types import WHITE, LedFrame, Light, Pattern
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,7 +125,7 @@ def main() -> int:
         results.append((f"{rows}x{rows} idle", rate, f"simulator ran at {speedup:.1f}x real time"))
 
     sim = Sim(BUILD / "firmware.elf", 10, 10, speed=1.0)
-    board = SerialBoard(sim.port, rows=10, cols=10, brightness=255)
+    board = SerialDevice(sim.port, rows=10, cols=10, brightness=255)
     try:
         board.start()
         if not board.wait_synced(10):

@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE.parent))
 import serial  # noqa: E402
 
 from firmware_bridge.emulator import BoardEmulator  # noqa: E402
-from firmware_bridge.serial_backend import SerialBoard  # noqa: E402
+from firmware_bridge.serial_backend import SerialDevice  # noqa: E402
 from firmware_bridge.types import Occupancy  # noqa: E402
 
 
@@ -37,7 +37,7 @@ def pct(values: list[float], q: float) -> float:
 def bench_board(changes: int) -> list[float]:
     link = os.path.join(tempfile.mkdtemp(prefix="dboard-bench-"), "tty")
     latencies: list[float] = []
-    with BoardEmulator(10, 10, link=link, seed=1) as emu, SerialBoard(link, rows=10, cols=10) as host:
+    with BoardEmulator(10, 10, link=link, seed=1) as emu, SerialDevice(link, rows=10, cols=10) as host:
         if not host.wait_synced(5):
             raise SystemExit("host did not sync with the emulator within 5 s")
         seen = threading.Event()
@@ -87,7 +87,7 @@ def main() -> int:
     args = parser.parse_args()
     ours = bench_board(args.changes)
     peer = bench_readline(args.changes)
-    rows = (("board emulator -> SerialBoard snapshot", ours), ("peer pyserial readline echo", peer))
+    rows = (("board emulator -> SerialDevice snapshot", ours), ("peer pyserial readline echo", peer))
     for name, values in rows:
         print(
             f"{name:40s} median {statistics.median(values) * 1e3:7.3f} ms   "

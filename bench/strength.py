@@ -1,7 +1,7 @@
 """Matches between engine levels (1 vs 5, 5 vs 10) from varied openings; each step up must score >= 75%.
 
 Usage: python bench/strength.py [--games 100] [--time 0.2] [--jobs 2] [--variants international,spanish,...]
-Each opening (a few seeded random plies from the start) is played twice with colours swapped. Games that
+Each opening (a few seeded random plies from the start) is played twice with colors swapped. Games that
 reach --max-plies are adjudicated on material (two men's worth ahead wins), else drawn.
 """
 

@@ -1,7 +1,7 @@
 """Latency from a controller event to the browser's websocket message (issue 8: within 100 ms).
 
 Starts the real web server (``web.server.WebServer``, uvicorn on a free loopback port) for a real controller
-Session on a SimulatedBoard, connects a websocket client in a separate process the way web/static/app.js does
+Session on a SimulatedDevice, connects a websocket client in a separate process the way web/static/app.js does
 (``ws://HOST:PORT/ws`` plus ``?token=`` when one is needed, Origin of the page), then plays seeded random
 moves of an international game, person against person, as physical lift/place commands sent through the
 Session. Every event is time-stamped where the Session publishes it (a subscriber queue of this process) and
@@ -42,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller import commands as cmd
 from controller.config import Config
 from controller.session import Session
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
 from web.messages import event_message
 from web.server import WebServer
@@ -181,7 +181,7 @@ async def settle(session: Session) -> None:
         await asyncio.sleep(0.005)
 
 
-async def new_game(session: Session, board: SimulatedBoard, recorder: Recorder) -> None:
+async def new_game(session: Session, board: SimulatedDevice, recorder: Recorder) -> None:
     recorder.phase = "setup"
     await session.send(cmd.NewGame(variant="international", human_color="both", opponent="person"))
     await session.idle()
@@ -191,7 +191,7 @@ async def new_game(session: Session, board: SimulatedBoard, recorder: Recorder) 
         raise SystemExit(f"error: the new game did not start (state {session.controller.state})")
 
 
-async def drive(session: Session, board: SimulatedBoard, recorder: Recorder, actions: int, seed: int,
+async def drive(session: Session, board: SimulatedDevice, recorder: Recorder, actions: int, seed: int,
                 gap: float) -> tuple[int, int, int]:
     """Make ``actions`` physical gestures of random legal moves; returns (actions, plies, games)."""
     rng = random.Random(seed)
@@ -255,7 +255,7 @@ async def measure(actions: int, seed: int, gap: float, conn: Connection, quiet: 
     with tempfile.TemporaryDirectory(prefix="dboard-web-bench-") as tmp:
         config = Config(variant="international", human_color="both", opponent="person", data_dir=tmp,
                         settle_ms=50)
-        board = SimulatedBoard(10, 10, debounce=0.0)
+        board = SimulatedDevice(10, 10, debounce=0.0)
         options = WebOptions(listen="127.0.0.1", port=0, data_dir=Path(tmp))
         async with Session(config, board, board, journal_dir=Path(tmp) / "journal") as session:
             board.set_occupancy(session.controller.exp.base)

@@ -235,14 +235,14 @@ class _SquareCommand(Command):
 
 @dataclass(frozen=True)
 class Lift(_SquareCommand):
-    """Virtual board: lift the piece on (row, col) (only with a SimulatedBoard)."""
+    """Virtual board: lift the piece on (row, col) (only with a SimulatedDevice)."""
 
     kind: ClassVar[str] = "lift"
 
 
 @dataclass(frozen=True)
 class Place(_SquareCommand):
-    """Virtual board: put a piece on (row, col) (only with a SimulatedBoard)."""
+    """Virtual board: put a piece on (row, col) (only with a SimulatedDevice)."""
 
     kind: ClassVar[str] = "place"
 

@@ -44,7 +44,7 @@ class Config:
     public_view: bool = False
     """Let anyone watch without the token when listening beyond localhost."""
     human_color: str = "white"
-    """Colour the person plays: white, black or both (two people on one board)."""
+    """Rgb the person plays: white, black or both (two people on one board)."""
     opponent: str = "engine"
     """Who plays the other side: engine, person or an external engine command."""
     settle_ms: int = 300

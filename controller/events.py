@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from firmware_bridge.types import LedFrame, Pattern, Square
+from firmware_bridge.types import Cell, LedFrame, Pattern
 
 _PATTERNS = {Pattern.ON: "on", Pattern.SLOW_BLINK: "slow", Pattern.FAST_BLINK: "fast", Pattern.OFF: "off"}
 
 
 def frame_to_json(frame: LedFrame) -> list[dict[str, Any]]:
-    """An LED frame as a list of lit squares: row, col, colour [r, g, b] and pattern name."""
-    return [{"row": r, "col": c, "colour": [light.colour.r, light.colour.g, light.colour.b],
+    """An LED frame as a list of lit squares: row, col, color [r, g, b] and pattern name."""
+    return [{"row": r, "col": c, "rgb": [light.rgb.r, light.rgb.g, light.rgb.b],
              "pattern": _PATTERNS[light.pattern]} for (r, c), light in frame.lights]
 
 
@@ -78,11 +78,11 @@ class Refusal(Event):
 
 @dataclass(frozen=True)
 class OutOfSync(Event):
-    """The board disagrees with the game: squares to empty, and squares to fill with colour and king flag."""
+    """The board disagrees with the game: squares to empty, and squares to fill with color and king flag."""
 
     kind: ClassVar[str] = "out_of_sync"
-    to_empty: tuple[Square, ...]
-    to_fill: tuple[tuple[Square, str, bool], ...]
+    to_empty: tuple[Cell, ...]
+    to_fill: tuple[tuple[Cell, str, bool], ...]
 
     def _payload(self) -> dict[str, Any]:
         return {"to_empty": [list(sq) for sq in self.to_empty],

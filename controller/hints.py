@@ -1,6 +1,6 @@
-"""The LED hint policy, in one place: which squares light, in which colour and pattern, for each situation.
+"""The LED hint policy, in one place: which squares light, in which color and pattern, for each situation.
 
-Colours: green = where the piece may go, orange = pieces that must capture, red = take off / wrong, yellow =
+Colors: green = where the piece may go, orange = pieces that must capture, red = take off / wrong, yellow =
 the computer's move, white/blue = put a white/black piece here, purple = crown this piece, cyan = candidates.
 """
 
@@ -18,11 +18,11 @@ from firmware_bridge.types import (
     RED,
     WHITE,
     YELLOW,
-    Colour,
+    Cell,
     LedFrame,
     Light,
     Pattern,
-    Square,
+    Rgb,
 )
 
 from .inference import Expectation, MoveShape
@@ -32,9 +32,9 @@ ON, SLOW, FAST = Pattern.ON, Pattern.SLOW_BLINK, Pattern.FAST_BLINK
 
 @dataclass(frozen=True)
 class Fill:
-    """A square to fill: which colour of piece and whether a king (a crowned piece: two stacked)."""
+    """A square to fill: which color of piece and whether a king (a crowned piece: two stacked)."""
 
-    square: Square
+    square: Cell
     color: str
     king: bool
 
@@ -44,12 +44,12 @@ class Lights:
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
-        self.lights: dict[Square, Light] = {}
+        self.lights: dict[Cell, Light] = {}
 
-    def add(self, squares: Iterable[Square], colour: Colour, pattern: Pattern) -> Lights:
-        """Light ``squares`` in ``colour`` and ``pattern`` (replacing their earlier lights); returns self."""
+    def add(self, squares: Iterable[Cell], color: Rgb, pattern: Pattern) -> Lights:
+        """Light ``squares`` in ``color`` and ``pattern`` (replacing their earlier lights); returns self."""
         for sq in squares:
-            self.lights[sq] = Light(colour, pattern)
+            self.lights[sq] = Light(color, pattern)
         return self
 
     def frame(self) -> LedFrame:
@@ -72,7 +72,7 @@ class HintPolicy:
             if shape.captures:
                 lights.add(shape.path[1:], GREEN, SLOW)
 
-    def turn(self, exp: Expectation, crown: Square | None = None) -> LedFrame:
+    def turn(self, exp: Expectation, crown: Cell | None = None) -> LedFrame:
         """Start of a turn: the pieces that must capture (teaching: their whole paths); a crown request."""
         lights = self._lights()
         if self.teaching:
@@ -82,7 +82,7 @@ class HintPolicy:
             lights.add([crown], PURPLE, FAST)
         return lights.frame()
 
-    def lifted(self, exp: Expectation, origin: Square) -> LedFrame:
+    def lifted(self, exp: Expectation, origin: Cell) -> LedFrame:
         """A piece is in the hand: its legal destinations, or a clear "no" and the pieces that must
         capture."""
         lights = self._lights()
@@ -98,8 +98,8 @@ class HintPolicy:
         lights.add([origin], CYAN, ON)
         return lights.frame()
 
-    def capturing(self, exp: Expectation, occupancy: frozenset[Square], shapes: Iterable[MoveShape],
-                  landed: Square | None) -> LedFrame:
+    def capturing(self, exp: Expectation, occupancy: frozenset[Cell], shapes: Iterable[MoveShape],
+                  landed: Cell | None) -> LedFrame:
         """During a capture: the next landing squares and the pieces still to take off."""
         lights = self._lights()
         shapes = list(shapes)
@@ -117,7 +117,7 @@ class HintPolicy:
             lights.add({s.origin for s in shapes if s.origin in occupancy}, CYAN, ON)
         return lights.frame()
 
-    def computer(self, shape: MoveShape, occupancy: frozenset[Square]) -> LedFrame:
+    def computer(self, shape: MoveShape, occupancy: frozenset[Cell]) -> LedFrame:
         """The computer's move: from (steady), to (blinking), pieces to take off (red)."""
         lights = self._lights()
         lights.add([shape.origin], YELLOW, ON)
@@ -129,7 +129,7 @@ class HintPolicy:
         """The computer is thinking: dark board."""
         return self._lights().frame()
 
-    def sync(self, to_empty: Iterable[Square], to_fill: Iterable[Fill]) -> LedFrame:
+    def sync(self, to_empty: Iterable[Cell], to_fill: Iterable[Fill]) -> LedFrame:
         """Out of sync: red = empty this square, white/blue = put a white/black piece here (fast = king)."""
         lights = self._lights()
         lights.add(to_empty, RED, FAST)
@@ -144,14 +144,14 @@ class HintPolicy:
             lights.add(shape.path, CYAN, FAST)
         return lights.frame()
 
-    def missed(self, origin: Square, target: Square, should_capture: Iterable[Square]) -> LedFrame:
+    def missed(self, origin: Cell, target: Cell, should_capture: Iterable[Cell]) -> LedFrame:
         """A missed capture: the offending move in red, the pieces that should have captured in orange."""
         lights = self._lights()
         lights.add(should_capture, ORANGE, FAST)
         lights.add([origin, target], RED, FAST)
         return lights.frame()
 
-    def refused(self, exp: Expectation, origin: Square, target: Square) -> LedFrame:
+    def refused(self, exp: Expectation, origin: Cell, target: Cell) -> LedFrame:
         """A refused move: where it came from and went (red) and the pieces that must capture instead."""
         lights = self._lights()
         if self.teaching:
@@ -160,15 +160,15 @@ class HintPolicy:
         lights.add([origin, target], RED, FAST)
         return lights.frame()
 
-    def game_over(self, winner_squares: Iterable[Square], draw_squares: Iterable[Square]) -> LedFrame:
+    def game_over(self, winner_squares: Iterable[Cell], draw_squares: Iterable[Cell]) -> LedFrame:
         """Game over: the winner's pieces green, or every piece yellow for a draw."""
         lights = self._lights()
         lights.add(winner_squares, GREEN, SLOW)
         lights.add(draw_squares, YELLOW, SLOW)
         return lights.frame()
 
-    def wrong_colour(self, wrong: Iterable[Square], playing: Iterable[Square]) -> LedFrame:
-        """Pieces on the wrong colour of squares for the variant: red on them, white on the right squares."""
+    def wrong_color(self, wrong: Iterable[Cell], playing: Iterable[Cell]) -> LedFrame:
+        """Pieces on the wrong color of squares for the variant: red on them, white on the right squares."""
         lights = self._lights()
         lights.add(playing, WHITE, SLOW)
         lights.add(wrong, RED, FAST)

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
 
-from firmware_bridge.types import Square
+from firmware_bridge.types import Cell
 from rules import Board, Color, Move
 
 from .squares import BoardMap
 
 
-def trace(points: Iterable[Square]) -> tuple[Square, ...]:
+def trace(points: Iterable[Cell]) -> tuple[Cell, ...]:
     """Every cell on the straight lines joining consecutive points (the squares a sliding piece passes)."""
-    cells: list[Square] = []
+    cells: list[Cell] = []
     pts = list(points)
     for (r1, c1), (r2, c2) in pairwise(pts):
         dr = (r2 > r1) - (r2 < r1)
@@ -34,7 +34,7 @@ def trace(points: Iterable[Square]) -> tuple[Square, ...]:
                 cells.append((r, c))
     if pts:
         cells.append(pts[-1])
-    seen: dict[Square, None] = dict.fromkeys(cells)
+    seen: dict[Cell, None] = dict.fromkeys(cells)
     return tuple(seen)
 
 
@@ -44,12 +44,12 @@ class MoveShape:
 
     move: Move
     text: str
-    origin: Square
-    target: Square
-    path: tuple[Square, ...]
-    passes: frozenset[Square]
-    captures: tuple[Square, ...]
-    result: frozenset[Square]
+    origin: Cell
+    target: Cell
+    path: tuple[Cell, ...]
+    passes: frozenset[Cell]
+    captures: tuple[Cell, ...]
+    result: frozenset[Cell]
 
     def __repr__(self) -> str:
         return f"MoveShape({self.text})"
@@ -68,8 +68,8 @@ class Reading:
     complete: tuple[MoveShape, ...] = ()
     partial: tuple[MoveShape, ...] = ()
     extendable: bool = False
-    removed: frozenset[Square] = field(default=frozenset())
-    added: frozenset[Square] = field(default=frozenset())
+    removed: frozenset[Cell] = field(default=frozenset())
+    added: frozenset[Cell] = field(default=frozenset())
 
 
 class Expectation:
@@ -79,9 +79,9 @@ class Expectation:
         self.board = board
         self.squares = squares
         self.turn: Color = board.turn
-        self.pieces: dict[Square, tuple[Color, bool]] = {
+        self.pieces: dict[Cell, tuple[Color, bool]] = {
             squares.rc(sq): (piece.color, piece.king) for sq, piece in board.pieces().items()}
-        self.base: frozenset[Square] = frozenset(self.pieces)
+        self.base: frozenset[Cell] = frozenset(self.pieces)
         shapes = []
         for move in board.legal_moves:
             origin = squares.rc(move.from_square)
@@ -92,17 +92,17 @@ class Expectation:
             shapes.append(MoveShape(move, board.move_text(move), origin, target, path, frozenset(trace(path)),
                                     captures, frozenset(result)))
         self.shapes: tuple[MoveShape, ...] = tuple(shapes)
-        self.by_result: dict[frozenset[Square], list[MoveShape]] = {}
+        self.by_result: dict[frozenset[Cell], list[MoveShape]] = {}
         for shape in shapes:
             self.by_result.setdefault(shape.result, []).append(shape)
         self.must_capture = tuple(sorted({s.origin for s in shapes if s.captures}))
 
-    def own(self, square: Square) -> bool:
+    def own(self, square: Cell) -> bool:
         """Whether the side to move has a piece on ``square``."""
         piece = self.pieces.get(square)
         return piece is not None and piece[0] == self.turn
 
-    def partial_of(self, removed: frozenset[Square], added: frozenset[Square], shape: MoveShape) -> bool:
+    def partial_of(self, removed: frozenset[Cell], added: frozenset[Cell], shape: MoveShape) -> bool:
         """Whether a board differing from the base by ``removed``/``added`` is on the way through
         ``shape``."""
         if len(added) > 1:
@@ -113,7 +113,7 @@ class Expectation:
                 return False
         return all(sq == shape.origin or sq in shape.captures for sq in removed)
 
-    def read(self, occupancy: frozenset[Square]) -> Reading:
+    def read(self, occupancy: frozenset[Cell]) -> Reading:
         """Classify ``occupancy`` against the legal moves of the side to move."""
         if occupancy == self.base:
             return Reading("rest")
@@ -128,7 +128,7 @@ class Expectation:
             return Reading("partial", (), partial, False, removed, added)
         return Reading("none", (), (), False, removed, added)
 
-    def shapes_from(self, origin: Square) -> tuple[MoveShape, ...]:
+    def shapes_from(self, origin: Cell) -> tuple[MoveShape, ...]:
         """The legal moves of the piece on ``origin``."""
         return tuple(s for s in self.shapes if s.origin == origin)
 
@@ -143,7 +143,7 @@ class Expectation:
         return f"Expectation(turn={self.turn.name}, pieces={len(self.base)}, moves={len(self.shapes)})"
 
 
-def disambiguate(candidates: tuple[MoveShape, ...], touched: frozenset[Square]) -> tuple[MoveShape, ...]:
+def disambiguate(candidates: tuple[MoveShape, ...], touched: frozenset[Cell]) -> tuple[MoveShape, ...]:
     """Keep the candidates that best explain the squares actually touched (origin first, then trace)."""
     if len(candidates) <= 1:
         return candidates

@@ -18,7 +18,7 @@ from typing import Any
 from transitions import Machine
 
 from firmware_bridge.clock import Clock
-from firmware_bridge.types import LedFrame, Square
+from firmware_bridge.types import Cell, LedFrame
 from rules import Board, Color, Game, Move, get_variant
 
 from . import events as ev
@@ -57,7 +57,7 @@ TRANSITIONS: tuple[dict[str, Any], ...] = (
 
 @dataclass(frozen=True)
 class GameSettings:
-    """Who plays what: variant, the person's colour, the opponent, engine level, start FEN, orientation."""
+    """Who plays what: variant, the person's color, the opponent, engine level, start FEN, orientation."""
 
     variant: str = "international"
     human_color: str = "white"
@@ -74,10 +74,10 @@ class GameSettings:
         return dict(self.__dict__)
 
     def check(self) -> None:
-        """Raise a ValueError naming the problem (unknown variant, bad FEN or time control, colour, level)."""
+        """Raise a ValueError naming the problem (unknown variant, bad FEN or time control, color, level)."""
         variant = get_variant(self.variant)
         if self.human_color not in ("white", "black", "both"):
-            raise ValueError(f"human colour must be white, black or both, got {self.human_color!r}")
+            raise ValueError(f"human color must be white, black or both, got {self.human_color!r}")
         if not 1 <= self.level <= 10:
             raise ValueError(f"engine level must be 1-10, got {self.level}")
         if self.fen is not None:
@@ -111,9 +111,9 @@ class _Deadline:
 
 @dataclass
 class _Missed:
-    origin: Square
-    target: Square
-    should: tuple[Square, ...]
+    origin: Cell
+    target: Cell
+    should: tuple[Cell, ...]
     text: str
     policy: str
     by: str
@@ -122,9 +122,9 @@ class _Missed:
 
 @dataclass
 class _Flags:
-    refused: frozenset[Square] | None = None
-    alt_warned: frozenset[Square] | None = None
-    colour_warned: bool = False
+    refused: frozenset[Cell] | None = None
+    alt_warned: frozenset[Cell] | None = None
+    color_warned: bool = False
     messages: deque[dict[str, str]] = field(default_factory=lambda: deque(maxlen=20))
 
 
@@ -175,8 +175,8 @@ class Controller:
         self.teaching = config.teaching
         self.machine = Machine(model=self, states=list(STATES), transitions=list(TRANSITIONS),
                                initial="waiting_start", queued=True, auto_transitions=False)
-        self.occupancy: frozenset[Square] = frozenset()
-        self.touched: set[Square] = set()
+        self.occupancy: frozenset[Cell] = frozenset()
+        self.touched: set[Cell] = set()
         self.frame: LedFrame | None = None
         self._deadline: _Deadline | None = None
         self._grace_at: float | None = None
@@ -184,7 +184,7 @@ class Controller:
         self.computer_shape: MoveShape | None = None
         self.pending: tuple[MoveShape, ...] = ()
         self.missed_info: _Missed | None = None
-        self.crown: Square | None = None
+        self.crown: Cell | None = None
         self.outcome: tuple[str, str] | None = None
         self.draw_offer: str | None = None
         self.claimable: str | None = None   # the reason of the draw a player may claim now
@@ -207,7 +207,7 @@ class Controller:
         self.game: Game = replay(self.variant, settings.fen, self.records)
         self.exp = Expectation(self.game.board, self.map)
         self.start_occupancy = Expectation(Board(self.variant, settings.fen), self.map).base
-        self.history: list[frozenset[Square]] = self._history()
+        self.history: list[frozenset[Cell]] = self._history()
         self.computer_shape = None
         self.pending = ()
         self.missed_info = None
@@ -230,7 +230,7 @@ class Controller:
                 self.clocks.remaining = {"white": record.clocks[0], "black": record.clocks[1]}
                 break
 
-    def _history(self) -> list[frozenset[Square]]:
+    def _history(self) -> list[frozenset[Cell]]:
         """The physical occupancy of every position of the game, start first."""
         return [Expectation(game.board, self.map).base
                 for game in replay_positions(self.variant, self.settings.fen, self.records)]
@@ -260,7 +260,7 @@ class Controller:
         self._evaluate(self.clock.now())
 
     # --- inputs -----------------------------------------------------------------------------------
-    def snapshot(self, squares: frozenset[Square], now: float | None = None) -> LedFrame | None:
+    def snapshot(self, squares: frozenset[Cell], now: float | None = None) -> LedFrame | None:
         """A new debounced occupancy; returns the LED frame now shown."""
         now = self.clock.now() if now is None else now
         self._fire_due(now)
@@ -397,16 +397,16 @@ class Controller:
         playing = self.map.playing()
         wrong = occ - playing
         if wrong and len(wrong) * 2 >= len(occ):
-            if not self.flags.colour_warned:
-                self.flags.colour_warned = True
-                self._say(f"The pieces stand on the wrong colour of squares for {self.variant.name}: "
+            if not self.flags.color_warned:
+                self.flags.color_warned = True
+                self._say(f"The pieces stand on the wrong color of squares for {self.variant.name}: "
                           f"its pieces go on the squares lit white; take the pieces off the squares lit red.",
                           "warning")
-            self._display(self.hints.wrong_colour(wrong, target - occ))
+            self._display(self.hints.wrong_color(wrong, target - occ))
             return
         rotated = frozenset((self.variant.height - 1 - r, self.variant.width - 1 - c) for r, c in occ)
-        if rotated == target and not self.flags.colour_warned:
-            self.flags.colour_warned = True
+        if rotated == target and not self.flags.color_warned:
+            self.flags.color_warned = True
             self._say("The pieces are set up as if White sat at the other side of the board: turn the board, "
                       "or choose the other orientation for a new game.", "warning")
         self._show_sync(emit=False)
@@ -549,7 +549,7 @@ class Controller:
         self._display(self.hints.refused(self.exp, origin, target))
 
     # --- out of sync ----------------------------------------------------------------------------------
-    def _sync_diff(self) -> tuple[tuple[Square, ...], tuple[Fill, ...]]:
+    def _sync_diff(self) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
         pieces = self.exp.pieces
         to_empty = tuple(sorted(self.occupancy - self.exp.base))
         to_fill = tuple(Fill(sq, _name(pieces[sq][0]), pieces[sq][1])
@@ -668,7 +668,7 @@ class Controller:
         raise ValueError(f"{text!r} is not one of the candidate moves {[s.text for s in self.pending]}")
 
     # --- missed captures ------------------------------------------------------------------------------
-    def _missed_capture(self, origin: Square, target: Square, text: str) -> None:
+    def _missed_capture(self, origin: Cell, target: Cell, text: str) -> None:
         policy = self.variant.missed_capture_policy
         by = _name(self.game.board.turn)
         opponent = "black" if by == "white" else "white"
@@ -689,7 +689,7 @@ class Controller:
         self.missed()
         self._display(self.hints.missed(origin, target, should))
 
-    def _force(self, origin: Square, target: Square, remove: Square | None, text: str, by: str) -> None:
+    def _force(self, origin: Cell, target: Cell, remove: Cell | None, text: str, by: str) -> None:
         board = self.game.board
         sq = self.map.square
         fen = forced_fen(board, sq(origin), sq(target), sq(remove) if remove is not None else None)

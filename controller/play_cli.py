@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.board import open_board, serial_link
+from firmware_bridge.device import open_device, serial_link
 from firmware_bridge.profile import load_profile
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 
 from . import commands as cmd
 from . import config as config_module
@@ -74,18 +74,18 @@ def open_sensors(config: Config, rows: int, cols: int) -> Any:
     A profile must have the variant's size; ``serial_port`` overrides a serial profile's device.
     """
     if config.profile == "simulated":
-        return SimulatedBoard(rows, cols)
+        return SimulatedDevice(rows, cols)
     profile = load_profile(config.profile)
     if (profile.rows, profile.cols) != (rows, cols):
         raise ValueError(f"board profile {profile.name!r} is {profile.rows}x{profile.cols}, but "
                          f"{config.variant} is played on {rows}x{cols}: choose a {rows}x{cols} profile or "
                          f"another variant")
-    return open_board(profile, port=config.serial_port or None)
+    return open_device(profile, port=config.serial_port or None)
 
 
-def simulated(board: Any) -> SimulatedBoard | None:
+def simulated(board: Any) -> SimulatedDevice | None:
     """The simulated board the console may move pieces on, or None for a real (or mapped) board."""
-    return board if isinstance(board, SimulatedBoard) else None
+    return board if isinstance(board, SimulatedDevice) else None
 
 
 def render(state: dict) -> str:
@@ -119,7 +119,7 @@ async def _printer(session: Session) -> None:
         _print_event(await queue.get())
 
 
-def _simulated_only(board: SimulatedBoard | None, what: str) -> SimulatedBoard:
+def _simulated_only(board: SimulatedDevice | None, what: str) -> SimulatedDevice:
     """The simulated board, or a ValueError: the console cannot move the pieces of a real board."""
     if board is None:
         raise ValueError(f"{what!r}: on a real board, move the pieces by hand (the LEDs show the computer's "
@@ -127,7 +127,7 @@ def _simulated_only(board: SimulatedBoard | None, what: str) -> SimulatedBoard:
     return board
 
 
-def _execute(session: Session, board: SimulatedBoard | None, text: str) -> None:
+def _execute(session: Session, board: SimulatedDevice | None, text: str) -> None:
     """Make the move ``text`` (or the computer's pending move) physically on the simulated board."""
     board = _simulated_only(board, text)
     ctl = session.controller
@@ -152,7 +152,7 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   new [VARIANT]                 a new game with the same players (then `setup`)
   takeback [N]                  take back N plies (default 1)
   retract | accept | huff       answer a missed compulsory capture
-  resign [white|black]          resign (default: your colour)
+  resign [white|black]          resign (default: your color)
   claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
@@ -160,7 +160,7 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   quit                          stop"""
 
 
-async def _line(session: Session, board: SimulatedBoard | None, line: str) -> bool:
+async def _line(session: Session, board: SimulatedDevice | None, line: str) -> bool:
     """Handle one input line; False to quit."""
     words = line.split()
     if not words or words[0].startswith("#"):
@@ -215,7 +215,7 @@ async def _check_link(hardware: Any, seconds: float = 3.0) -> None:
               f"Waiting for it (serial_port names another device).", flush=True)
 
 
-async def _computer(session: Session, board: SimulatedBoard | None, auto: bool,
+async def _computer(session: Session, board: SimulatedDevice | None, auto: bool,
                     seconds: float = 120.0) -> None:
     """Wait while the computer thinks; with ``auto`` make its move on the board."""
     ctl = session.controller
@@ -250,7 +250,7 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
         hardware.close()
 
 
-async def _run_session(session: Session, board: SimulatedBoard | None, config: Config,
+async def _run_session(session: Session, board: SimulatedDevice | None, config: Config,
                        lines: Iterable[str] | None, auto: bool, web: bool) -> int:
     async with session:
         for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen

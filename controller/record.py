@@ -14,8 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from rules import Board, Color, Game, Variant
-from rules.pdn import Clock, Line, MoveNode
-from rules.pdn import Game as PdnGame
+from rules.pdn import Clock, Line, MoveNode, PdnGame
 from rules.pdn.writer import write_game
 
 from .journal import Record

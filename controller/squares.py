@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_bridge.types import Square
+from firmware_bridge.types import Cell
 from rules import Variant
 
 
@@ -29,25 +29,25 @@ class BoardMap:
         """The board's number of columns (the variant's width)."""
         return self.variant.width
 
-    def rc(self, sq: int) -> Square:
+    def rc(self, sq: int) -> Cell:
         """The physical cell of rules square ``sq``."""
         row, col = self.variant.geometry.rc(sq)
         if self.flipped:
             return (self.rows - 1 - row, self.cols - 1 - col)
         return (row, col)
 
-    def square(self, cell: Square) -> int | None:
+    def square(self, cell: Cell) -> int | None:
         """The rules square on a physical cell (None for a cell that is not played on)."""
         row, col = cell
         if self.flipped:
             row, col = self.rows - 1 - row, self.cols - 1 - col
         return self.variant.geometry.square_at(row, col)
 
-    def name(self, cell: Square) -> str:
+    def name(self, cell: Cell) -> str:
         """The cell's name in the variant's notation (``r3c4`` for a cell that is not played on)."""
         sq = self.square(cell)
         return self.variant.geometry.name(sq) if sq is not None else f"r{cell[0]}c{cell[1]}"
 
-    def playing(self) -> frozenset[Square]:
+    def playing(self) -> frozenset[Cell]:
         """Every physical cell that is played on."""
         return frozenset(self.rc(sq) for sq in self.variant.geometry.squares)

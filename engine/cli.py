@@ -105,7 +105,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--connect", metavar="HOST:PORT", help="request a game from a DXP follower (initiator)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--color", choices=("white", "black"), default="white", help="our colour with --connect")
+    p.add_argument("--color", choices=("white", "black"), default="white", help="our color with --connect")
     p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
     p.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
     p.add_argument("--forever", action="store_true", help="with --listen: keep accepting games")

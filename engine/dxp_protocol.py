@@ -44,7 +44,7 @@ class GameReq:
 
 @dataclass(frozen=True)
 class GameAcc:
-    """A: the follower answers; code 0 accepts, 1 refuses colour/position, 2 the time, 3 refuses."""
+    """A: the follower answers; code 0 accepts, 1 refuses color/position, 2 the time, 3 refuses."""
 
     name: str
     code: int
@@ -120,7 +120,7 @@ def parse(record: str) -> DxpMessage:
             raise DxpError(f"DXP GAMEREQ {record!r}: {len(record)} characters, at least 43 expected")
         name, color = record[3:35].rstrip(), record[35]
         if color not in "WZ":
-            raise DxpError(f"DXP GAMEREQ {record!r}: follower colour {color!r}, expected W or Z")
+            raise DxpError(f"DXP GAMEREQ {record!r}: follower color {color!r}, expected W or Z")
         minutes, moves = _int(record[36:39], "time", record), _int(record[39:42], "moves", record)
         if record[42] == "A":
             return GameReq(name, color, minutes, moves)

@@ -67,7 +67,7 @@ class Evaluator:
         self.squares = geo.squares
         self._rc = {sq: geo.rc(sq) for sq in geo.squares}
         wt = self.weights
-        # Rows advanced from each colour's own back rank and the man tables built from it.
+        # Rows advanced from each color's own back rank and the man tables built from it.
         self._adv: dict[Color, dict[int, int]] = {}
         self._man_table: dict[Color, dict[int, int]] = {}
         self._forward_steps: dict[Color, dict[int, tuple[int, ...]]] = {}

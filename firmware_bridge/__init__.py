@@ -3,15 +3,16 @@
 Knows nothing of the rules. The controller sees only ``SensorSource`` and ``LedOutput``.
 """
 
-from .board import open_board
 from .clock import ManualClock, MonotonicClock
+from .device import open_device
 from .interfaces import LedOutput, SensorSource
 from .profile import Profile, ProfileError, load_profile
-from .simulated import SimulatedBoard
-from .types import Colour, LedFrame, Light, Occupancy, Pattern, Square, SquareChange
+from .simulated import SimulatedDevice
+from .types import Cell, CellChange, LedFrame, Light, Occupancy, Pattern, Rgb
 
 __all__ = [
-    "Colour",
+    "Cell",
+    "CellChange",
     "LedFrame",
     "LedOutput",
     "Light",
@@ -21,10 +22,9 @@ __all__ = [
     "Pattern",
     "Profile",
     "ProfileError",
+    "Rgb",
     "SensorSource",
-    "SimulatedBoard",
-    "Square",
-    "SquareChange",
+    "SimulatedDevice",
     "load_profile",
-    "open_board",
+    "open_device",
 ]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from .interfaces import ChangeListener, SensorSource, SnapshotListener
-from .types import LedFrame, Occupancy, Square, SquareChange
+from .types import Cell, CellChange, LedFrame, Occupancy
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ class FrameSizeError(ValueError):
     """An LED frame whose size differs from the board's."""
 
 
-def check_square(square: Square, rows: int, cols: int) -> Square:
+def check_square(square: Cell, rows: int, cols: int) -> Cell:
     """Return ``square`` as a (row, col) tuple, or raise SquareError naming it and the board size."""
     try:
         row, col = square
@@ -66,7 +66,7 @@ class Listeners:
         """Call every snapshot listener with ``occupancy``."""
         _notify(self._snapshot, occupancy, "snapshot")
 
-    def change(self, change: SquareChange) -> None:
+    def change(self, change: CellChange) -> None:
         """Call every change listener with ``change``."""
         _notify(self._change, change, "change")
 
@@ -87,7 +87,7 @@ class OccupancyTracker:
         self.rows = rows
         self.cols = cols
         self.listeners = listeners
-        self._squares: set[Square] = set()
+        self._squares: set[Cell] = set()
         self._seq = 0
         self._snapshot = Occupancy(frozenset(), 0, time)
         self.lock = threading.RLock()
@@ -96,7 +96,7 @@ class OccupancyTracker:
         return f"OccupancyTracker({self.rows}x{self.cols}, occupied={len(self._squares)}, seq={self._seq})"
 
     @property
-    def squares(self) -> frozenset[Square]:
+    def squares(self) -> frozenset[Cell]:
         return frozenset(self._squares)
 
     @property
@@ -106,7 +106,7 @@ class OccupancyTracker:
     def snapshot(self) -> Occupancy:
         return self._snapshot
 
-    def apply(self, square: Square, occupied: bool, time: float, publish: bool = True) -> SquareChange | None:
+    def apply(self, square: Cell, occupied: bool, time: float, publish: bool = True) -> CellChange | None:
         """Record one debounced change (ignored if it changes nothing); emit it and, if asked, a snapshot."""
         with self.lock:
             if (square in self._squares) == occupied:
@@ -116,7 +116,7 @@ class OccupancyTracker:
             else:
                 self._squares.discard(square)
             self._seq += 1
-            change = SquareChange(square, occupied, self._seq, time)
+            change = CellChange(square, occupied, self._seq, time)
             self._snapshot = Occupancy(frozenset(self._squares), self._seq, time)
             snap = self._snapshot
         self.listeners.change(change)
@@ -124,7 +124,7 @@ class OccupancyTracker:
             self.listeners.snapshot(snap)
         return change
 
-    def resync(self, squares: Iterable[Square], time: float) -> list[SquareChange]:
+    def resync(self, squares: Iterable[Cell], time: float) -> list[CellChange]:
         """Move to ``squares`` emitting one change per differing square, then a single snapshot."""
         target = frozenset(squares)
         with self.lock:

@@ -8,16 +8,16 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .board import open_board, serial_link
-from .gpio_backend import GpioBoard
+from .device import open_device, serial_link
+from .gpio_backend import GpioDevice
 from .gpio_model import GPIOModel, SwitchMatrix
 from .profile import ProfileError, load_profile
-from .serial_backend import SerialBoard
-from .simulated import SimulatedBoard
-from .types import BLUE, GREEN, RED, WHITE, Colour, LedFrame, Light, Pattern
+from .serial_backend import SerialDevice
+from .simulated import SimulatedDevice
+from .types import BLUE, GREEN, RED, WHITE, LedFrame, Light, Pattern, Rgb
 from .ws2812 import SpiModel
 
-TEST_COLOURS: tuple[tuple[str, Colour], ...] = (
+TEST_COLORS: tuple[tuple[str, Rgb], ...] = (
     ("red", RED), ("green", GREEN), ("blue", BLUE), ("white", WHITE))
 
 
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``doctor`` subcommand."""
     p = sub.add_parser("doctor", help="live view of the board's sensors; LED test patterns",
                        description="Show which squares read occupied, the scan rate and bounce counts; "
-                                   "with --leds, light every square in turn and then each colour.")
+                                   "with --leds, light every square in turn and then each color.")
     p.add_argument("--profile", default="8x8", help="profile name or TOML path (default: 8x8, simulated)")
     p.add_argument("--port", help="serial port, overriding the profile")
     p.add_argument("--leds", action="store_true", help="run the LED test patterns")
@@ -38,32 +38,32 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def led_patterns(rows: int, cols: int) -> Iterator[tuple[str, LedFrame]]:
-    """The LED test: every square in turn (white), then the whole board in each test colour."""
+    """The LED test: every square in turn (white), then the whole board in each test color."""
     for row in range(rows):
         for col in range(cols):
             yield f"square {(row, col)}", LedFrame.of(rows, cols, {(row, col): Light(WHITE, Pattern.ON)})
     everything = [(r, c) for r in range(rows) for c in range(cols)]
-    for name, colour in TEST_COLOURS:
-        yield f"all {name}", LedFrame.of(rows, cols, dict.fromkeys(everything, Light(colour, Pattern.ON)))
+    for name, color in TEST_COLORS:
+        yield f"all {name}", LedFrame.of(rows, cols, dict.fromkeys(everything, Light(color, Pattern.ON)))
     yield "off", LedFrame(rows, cols)
 
 
 def status_line(board: Any) -> str:
     """Backend-specific health: scan rate and bounces (GPIO), link counters (serial), bounces (simulated)."""
     inner = getattr(board, "inner", board)
-    if isinstance(inner, GpioBoard):
+    if isinstance(inner, GpioDevice):
         d = inner.diagnostics
         worst = sorted(d.bounce_by_square.items(), key=lambda kv: -kv[1])[:3]
         return (f"gpio: {inner.scans_per_second:.0f} scans/s, {d.scans} scans, bounces {d.bounces} "
                 f"{worst or ''}, ghosts {d.ghosts}, stuck {sorted(d.stuck_squares) or 0}")
-    if isinstance(inner, SerialBoard):
+    if isinstance(inner, SerialDevice):
         s = inner.stats
         hz = inner.hello.scan_hz if inner.hello else 0
         state = "connected" if inner.connected else "waiting for device"
         return (f"serial {inner.port}: {state}, MCU {hz} scans/s, boot 0x{inner.boot_id or 0:04X}, "
                 f"frames in {s.frames_in}, bad {sum(s.bad_frames.values())}, resyncs {s.resyncs}, "
                 f"resets {s.resets}, reconnects {max(0, s.connects - 1)}")
-    if isinstance(inner, SimulatedBoard):
+    if isinstance(inner, SimulatedDevice):
         return f"simulated: {len(inner.raw_log)} raw edges, bounces {inner.bounces}"
     return type(inner).__name__
 
@@ -100,7 +100,7 @@ def doctor(args: argparse.Namespace) -> int:
         spi.open(profile.leds.spi_bus, profile.leds.spi_device)
         overrides.update(gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins), spi=spi)
     live = sys.stdout.isatty() and not args.once
-    board = open_board(profile, port=args.port, **overrides)
+    board = open_device(profile, port=args.port, **overrides)
     with board:
         link = serial_link(board)
         if link is not None:

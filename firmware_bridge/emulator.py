@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import TracebackType
 
 from . import protocol as p
-from .types import Square
+from .types import Cell
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class LoggedChange:
 
     boot_id: int
     event_seq: int
-    square: Square
+    square: Cell
     occupied: bool
 
 
@@ -59,7 +59,7 @@ class BoardEmulator:
         self.slave_name: str | None = None
         self._lock = threading.RLock()
         self._reader = p.FrameReader()
-        self._occupied: set[Square] = set()
+        self._occupied: set[Cell] = set()
         self.event_seq = 0
         self.boot_id = self._rng.randrange(1, 0x10000)
         self._boot_time = time.monotonic()
@@ -138,20 +138,20 @@ class BoardEmulator:
 
     # --- the physical board -------------------------------------------------------------------------
     @property
-    def occupied(self) -> frozenset[Square]:
+    def occupied(self) -> frozenset[Cell]:
         return frozenset(self._occupied)
 
     def uptime_ms(self) -> int:
         return int((time.monotonic() - self._boot_time) * 1000) & 0xFFFFFFFF
 
-    def place(self, square: Square) -> None:
+    def place(self, square: Cell) -> None:
         """A piece arrives on ``square`` (debounced at once): logged and sent as CHANGE."""
         self._change(square, True)
 
-    def lift(self, square: Square) -> None:
+    def lift(self, square: Cell) -> None:
         self._change(square, False)
 
-    def set_occupancy(self, squares: Iterable[Square]) -> None:
+    def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Move to ``squares``, one CHANGE per differing square."""
         target = set(squares)
         for sq in sorted(self._occupied - target):
@@ -159,7 +159,7 @@ class BoardEmulator:
         for sq in sorted(target - self._occupied):
             self._change(sq, True)
 
-    def _change(self, square: Square, occupied: bool) -> None:
+    def _change(self, square: Cell, occupied: bool) -> None:
         row, col = square
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"square {square!r} is outside the emulated {self.rows}x{self.cols} matrix")
@@ -214,7 +214,7 @@ class BoardEmulator:
             self.leds = None
             self._send(self._hello_reply())
 
-    def flood(self, count: int, squares: list[Square] | None = None) -> None:
+    def flood(self, count: int, squares: list[Cell] | None = None) -> None:
         """``count`` changes as fast as possible, toggling squares in turn."""
         cells = squares or [(r, c) for r in range(self.rows) for c in range(self.cols)]
         for i in range(count):

@@ -14,7 +14,7 @@ from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .clock import Clock, MonotonicClock
 from .interfaces import LedOutput
 from .scanner import Debouncer, Diagnostics, MatrixScanner
-from .types import LedFrame, SquareChange
+from .types import CellChange, LedFrame
 from .ws2812 import SPI_HZ, chain_order, encode_spi, render
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def open_spidev(bus: int, device: int) -> Any:
     return spi
 
 
-class GpioBoard(TrackedSensorSource, LedOutput):
+class GpioDevice(TrackedSensorSource, LedOutput):
     """A matrix wired straight to the Pi's header: scanned by a thread at ``rate`` full scans per second.
 
     ``gpio``: the RPi.GPIO module or a stand-in; ``spi``: an spidev-like object (None = open SPI ``spi_bus``
@@ -133,7 +133,7 @@ class GpioBoard(TrackedSensorSource, LedOutput):
         self.scanner.cleanup()
 
     # --- scanning -----------------------------------------------------------------------------------
-    def scan_once(self) -> list[SquareChange]:
+    def scan_once(self) -> list[CellChange]:
         """One full scan: read, debounce, emit changes (and a snapshot after each), refresh LEDs."""
         masks = self.scanner.scan()
         if self.polarity == "open-occupied":
@@ -182,13 +182,13 @@ class GpioBoard(TrackedSensorSource, LedOutput):
         """Push the LED chain if the frame or a blink phase changed at time ``t``; True when it wrote."""
         if not self._spi:
             return False
-        colours = render(self._frame, self.chain, self.clock.now() if t is None else t, self.brightness)
-        if colours == self._sent:
+        colors = render(self._frame, self.chain, self.clock.now() if t is None else t, self.brightness)
+        if colors == self._sent:
             return False
-        self._spi.writebytes2(encode_spi(colours))
-        self._sent = colours
+        self._spi.writebytes2(encode_spi(colors))
+        self._sent = colors
         return True
 
     def __repr__(self) -> str:
-        return (f"GpioBoard({self.rows}x{self.cols}, rate={self.rate}, scans={self.diagnostics.scans}, "
+        return (f"GpioDevice({self.rows}x{self.cols}, rate={self.rate}, scans={self.diagnostics.scans}, "
                 f"occupied={len(self._tracker.squares)})")

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .types import Square
+from .types import Cell
 
 # RPi.GPIO constants (same values as the real module)
 BCM = 11
@@ -53,42 +53,42 @@ class SwitchMatrix:
         self.rows, self.cols = rows, cols
         self.diodes = diodes
         self.bounce_samples = bounce_samples
-        self._closed: set[Square] = set()
-        self._stuck: dict[Square, bool] = {}
-        self._bouncing: dict[Square, int] = {}
+        self._closed: set[Cell] = set()
+        self._stuck: dict[Cell, bool] = {}
+        self._bouncing: dict[Cell, int] = {}
 
     def __repr__(self) -> str:
         return (f"SwitchMatrix({self.rows}x{self.cols}, diodes={self.diodes}, closed={len(self._closed)}, "
                 f"stuck={len(self._stuck)})")
 
-    def place(self, square: Square, *, bounce: int | None = None) -> None:
+    def place(self, square: Cell, *, bounce: int | None = None) -> None:
         """A magnet arrives: the reed closes (after bouncing)."""
         self._set(square, True, bounce)
 
-    def lift(self, square: Square, *, bounce: int | None = None) -> None:
+    def lift(self, square: Cell, *, bounce: int | None = None) -> None:
         """The magnet leaves: the reed opens (after bouncing)."""
         self._set(square, False, bounce)
 
-    def set_occupancy(self, squares: Iterable[Square]) -> None:
+    def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Close exactly ``squares`` at once (no bounce)."""
         self._closed = {self._check(sq) for sq in squares}
         self._bouncing.clear()
 
-    def stick(self, square: Square, closed: bool = True) -> None:
+    def stick(self, square: Cell, closed: bool = True) -> None:
         """A welded (``closed``) or dead (not closed) reed: ignores magnets from now on."""
         self._stuck[self._check(square)] = closed
 
-    def unstick(self, square: Square) -> None:
+    def unstick(self, square: Cell) -> None:
         """The reed at ``square`` follows magnets again."""
         self._stuck.pop(square, None)
 
-    def _check(self, square: Square) -> Square:
+    def _check(self, square: Cell) -> Cell:
         row, col = square
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"square {square!r} is outside the {self.rows}x{self.cols} switch matrix")
         return (row, col)
 
-    def _set(self, square: Square, closed: bool, bounce: int | None) -> None:
+    def _set(self, square: Cell, closed: bool, bounce: int | None) -> None:
         sq = self._check(square)
         if (sq in self._closed) == closed:
             return
@@ -98,11 +98,11 @@ class SwitchMatrix:
             self._bouncing[sq] = n
 
     @property
-    def magnets(self) -> frozenset[Square]:
+    def magnets(self) -> frozenset[Cell]:
         """Squares with a magnet over them (what the board should report)."""
         return frozenset(self._closed)
 
-    def contact(self, square: Square, sample: bool = False) -> bool:
+    def contact(self, square: Cell, sample: bool = False) -> bool:
         """Whether the contact conducts now; ``sample`` consumes one bounce step."""
         if square in self._stuck:
             return self._stuck[square]

@@ -9,10 +9,10 @@ import abc
 from collections.abc import Callable
 from types import TracebackType
 
-from .types import LedFrame, Occupancy, SquareChange
+from .types import CellChange, LedFrame, Occupancy
 
 SnapshotListener = Callable[[Occupancy], None]
-ChangeListener = Callable[[SquareChange], None]
+ChangeListener = Callable[[CellChange], None]
 
 
 class SensorSource(abc.ABC):

@@ -6,7 +6,7 @@ logical columns to White's right.
 
 from __future__ import annotations
 
-from .types import Square
+from .types import Cell
 
 # The rotation undoing each side's rotation (west and east need a square board, so they swap cleanly).
 _INVERSE = {"south": "south", "north": "north", "west": "east", "east": "west"}
@@ -27,15 +27,15 @@ class Orientation:
         """True when wiring and logical coordinates coincide (White at the south edge)."""
         return self.white_side == "south"
 
-    def to_logical(self, square: Square) -> Square:
+    def to_logical(self, square: Cell) -> Cell:
         """The logical square (White's view) of wiring square ``square``."""
         return self._turn(square, self.white_side)
 
-    def to_wiring(self, square: Square) -> Square:
+    def to_wiring(self, square: Cell) -> Cell:
         """The wiring square of logical square ``square`` (the inverse of ``to_logical``)."""
         return self._turn(square, _INVERSE[self.white_side])
 
-    def _turn(self, square: Square, side: str) -> Square:
+    def _turn(self, square: Cell, side: str) -> Cell:
         """Rotate ``square`` as for White at ``side``; west and east are each other's inverse."""
         r, c = square
         n_r, n_c = self.rows - 1, self.cols - 1

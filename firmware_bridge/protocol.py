@@ -6,7 +6,7 @@ import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from .types import Square
+from .types import Cell
 
 VERSION = 0x01
 MAX_PAYLOAD = 512
@@ -168,7 +168,7 @@ class Snapshot:
     event_seq: int
     rows: int
     cols: int
-    squares: frozenset[Square] = field(default=frozenset())
+    squares: frozenset[Cell] = field(default=frozenset())
     TYPE = MsgType.SNAPSHOT
 
     def body(self) -> bytes:
@@ -196,7 +196,7 @@ class Change:
 
 @dataclass(frozen=True)
 class LedCell:
-    """One square's LED in an LED_FRAME: colour and pattern (0 off, 1 on, 2 slow blink, 3 fast blink)."""
+    """One square's LED in an LED_FRAME: color and pattern (0 off, 1 on, 2 slow blink, 3 fast blink)."""
 
     r: int = 0
     g: int = 0

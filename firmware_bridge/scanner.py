@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .types import Square
+from .types import Cell
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +96,14 @@ def naive_scan(gpio: Any, row_pins: Sequence[int], col_pins: Sequence[int]) -> l
     return masks
 
 
-def ambiguous(masks: Sequence[int], cols: int) -> set[Square]:
+def ambiguous(masks: Sequence[int], cols: int) -> set[Cell]:
     """Closed readings that a sneak path through other closed readings could also explain (diodes absent):
     row r and column c stay connected without the (r, c) contact; the smallest case is a rectangle."""
     rows = len(masks)
     closed = [(r, c) for r in range(rows) for c in range(cols) if masks[r] >> c & 1]
     if len(closed) < 3:
         return set()
-    out: set[Square] = set()
+    out: set[Cell] = set()
     for r, c in closed:
         # BFS from row r to column c over closed contacts other than (r, c)
         seen_rows = {r}
@@ -142,9 +142,9 @@ class Diagnostics:
     ghosts: int = 0
     stuck: int = 0
     chatter: int = 0
-    bounce_by_square: dict[Square, int] = field(default_factory=dict)
-    ghost_squares: set[Square] = field(default_factory=set)
-    stuck_squares: set[Square] = field(default_factory=set)
+    bounce_by_square: dict[Cell, int] = field(default_factory=dict)
+    ghost_squares: set[Cell] = field(default_factory=set)
+    stuck_squares: set[Cell] = field(default_factory=set)
 
 
 class Debouncer:
@@ -160,22 +160,22 @@ class Debouncer:
         self.stuck_changes = stuck_changes
         self.chatter_scans = chatter_scans
         self.stable = [0] * rows
-        self._count: dict[Square, int] = {}
-        self._unsettled: dict[Square, int] = {}
-        self._closed_since: dict[Square, int] = {}    # square -> diag.changes when it last closed
+        self._count: dict[Cell, int] = {}
+        self._unsettled: dict[Cell, int] = {}
+        self._closed_since: dict[Cell, int] = {}    # square -> diag.changes when it last closed
         self.diag = Diagnostics()
 
     def __repr__(self) -> str:
         return (f"Debouncer({self.rows}x{self.cols}, n={self.n}, diodes={self.diodes}, "
                 f"scans={self.diag.scans})")
 
-    def feed(self, masks: Sequence[int]) -> list[tuple[Square, bool]]:
+    def feed(self, masks: Sequence[int]) -> list[tuple[Cell, bool]]:
         """One scan's raw masks (bit set = closed) -> the squares whose debounced state changed."""
         d = self.diag
         d.scans += 1
         if not self.diodes:
             masks = self._hold_ghosts(masks)
-        changes: list[tuple[Square, bool]] = []
+        changes: list[tuple[Cell, bool]] = []
         count = self._count
         for r in range(self.rows):
             diff = masks[r] ^ self.stable[r]
@@ -221,7 +221,7 @@ class Debouncer:
             self.diag.ghosts += 1
         return masks
 
-    def _track_stuck(self, changes: list[tuple[Square, bool]]) -> None:
+    def _track_stuck(self, changes: list[tuple[Cell, bool]]) -> None:
         d = self.diag
         for sq, closed in changes:
             d.changes += 1
@@ -237,6 +237,6 @@ class Debouncer:
                 log.warning("square %r has stayed closed through %d changes elsewhere: stuck reed?", sq,
                             d.changes - since)
 
-    def closed(self) -> frozenset[Square]:
+    def closed(self) -> frozenset[Cell]:
         return frozenset((r, c) for r in range(self.rows) for c in range(self.cols)
                          if self.stable[r] >> c & 1)

@@ -25,7 +25,7 @@ SerialFactory = Callable[..., Any]
 
 @dataclass
 class LinkStats:
-    """Diagnostics counters of a serial link (mutable, owned by one SerialBoard)."""
+    """Diagnostics counters of a serial link (mutable, owned by one SerialDevice)."""
 
     connects: int = 0
     disconnects: int = 0
@@ -57,12 +57,12 @@ def led_message(frame: LedFrame, brightness: int) -> p.LedFrameMsg:
             if light is None:
                 cells.append(p.LedCell())
             else:
-                c = light.colour
+                c = light.rgb
                 cells.append(p.LedCell(c.r, c.g, c.b, light.pattern.value))
     return p.LedFrameMsg(frame.rows, frame.cols, brightness, tuple(cells))
 
 
-class SerialBoard(TrackedSensorSource, LedOutput):
+class SerialDevice(TrackedSensorSource, LedOutput):
     """A board behind a serial port (``port`` may be a udev symlink that comes and goes)."""
 
     def __init__(self, port: str, *, rows: int = 8, cols: int = 8, baud: int = 115200, brightness: int = 64,
@@ -340,5 +340,5 @@ class SerialBoard(TrackedSensorSource, LedOutput):
                 self._led_sent_at = self.clock.now()
 
     def __repr__(self) -> str:
-        return (f"SerialBoard(port={self.port!r}, {self.rows}x{self.cols}, connected={self.connected}, "
+        return (f"SerialDevice(port={self.port!r}, {self.rows}x{self.cols}, connected={self.connected}, "
                 f"boot_id={self.boot_id}, last_seq={self._last_seq})")

@@ -2,7 +2,7 @@
 
 Quick use::
 
-    board = SimulatedBoard(8, 8)                 # own ManualClock, 30 ms debounce, auto-settling actions
+    board = SimulatedDevice(8, 8)                 # own ManualClock, 30 ms debounce, auto-settling actions
     board.on_snapshot(print)
     board.set_occupancy({(0, 0), (2, 2)})        # set up: one change per square, then one snapshot
     board.place((3, 3))                          # -> change + snapshot, delivered before place() returns
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame, check_square
 from .clock import ManualClock
 from .interfaces import LedOutput
-from .types import LedFrame, Pattern, Square
+from .types import Cell, LedFrame, Pattern
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +37,12 @@ FrameListener = Callable[[LedFrame], None]
 class RawEdge:
     """One raw contact change (before debouncing), kept in the board's log for diagnostics and tests."""
 
-    square: Square
+    square: Cell
     closed: bool
     time: float
 
 
-class SimulatedBoard(TrackedSensorSource, LedOutput):
+class SimulatedDevice(TrackedSensorSource, LedOutput):
     """A rows x cols board with a reed switch and an LED under every square, driven by method calls.
 
     ``debounce``: seconds a contact must stay unchanged before it counts (0 = every raw edge counts).
@@ -66,8 +66,8 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
         self.clock = clock if clock is not None else ManualClock()
         self._listeners = Listeners()
         self._tracker = OccupancyTracker(rows, cols, self._listeners, self.clock.now())
-        self._raw: dict[Square, bool] = {}
-        self._since: dict[Square, float] = {}   # square -> time of its last raw edge while pending
+        self._raw: dict[Cell, bool] = {}
+        self._since: dict[Cell, float] = {}   # square -> time of its last raw edge while pending
         self._lock = threading.RLock()
         self._frame = LedFrame(rows, cols)
         self._frame_listeners: list[FrameListener] = []
@@ -110,25 +110,25 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
 
     # --- gestures -----------------------------------------------------------------------------------
     @property
-    def occupied(self) -> frozenset[Square]:
+    def occupied(self) -> frozenset[Cell]:
         """The debounced occupied squares (same as ``snapshot().squares``)."""
         return self._tracker.squares
 
-    def raw_closed(self, square: Square) -> bool:
+    def raw_closed(self, square: Cell) -> bool:
         """Whether the square's contact is closed right now (before debouncing)."""
         return self._raw.get(check_square(square, self.rows, self.cols), False)
 
-    def place(self, square: Square, *, bounce: int | None = None) -> None:
+    def place(self, square: Cell, *, bounce: int | None = None) -> None:
         """Put a piece on ``square`` (its contact closes, with optional chatter first)."""
         self._gesture(square, True, bounce)
         self._settle()
 
-    def lift(self, square: Square, *, bounce: int | None = None) -> None:
+    def lift(self, square: Cell, *, bounce: int | None = None) -> None:
         """Take the piece off ``square``."""
         self._gesture(square, False, bounce)
         self._settle()
 
-    def knock(self, square: Square, *, duration: float | None = None) -> None:
+    def knock(self, square: Cell, *, duration: float | None = None) -> None:
         """Briefly disturb ``square`` (lift and replace, or touch an empty one) for less than the debounce."""
         sq = check_square(square, self.rows, self.cols)
         duration = self.debounce / 2 if duration is None else duration
@@ -138,7 +138,7 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
         self._edge(sq, state)
         self._settle()
 
-    def noise(self, square: Square, *, edges: int = 4) -> None:
+    def noise(self, square: Cell, *, edges: int = 4) -> None:
         """A burst of ``edges`` pairs of spurious contact edges on ``square`` (1 ms apart), ending where it
         started: electrical noise the debounce must swallow."""
         sq = check_square(square, self.rows, self.cols)
@@ -151,7 +151,7 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
             self.advance(step)
         self._settle()
 
-    def slide(self, path: Sequence[Square], *, dwell: float | None = None) -> None:
+    def slide(self, path: Sequence[Cell], *, dwell: float | None = None) -> None:
         """Slide a piece along ``path``: lift at the start, touch each intermediate square for ``dwell``
         seconds (default half the debounce, so it is filtered out), place at the end."""
         if len(path) < 2:
@@ -168,7 +168,7 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
         self._gesture(squares[-1], True, None)
         self._settle()
 
-    def set_occupancy(self, squares: Iterable[Square]) -> None:
+    def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Set up the board at once: raw and debounced state become ``squares``; one change per differing
         square (each with its own seq), then a single snapshot."""
         target = {check_square(sq, self.rows, self.cols) for sq in squares}
@@ -197,7 +197,7 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
             self.clock.set(target)
 
     # --- internals ----------------------------------------------------------------------------------
-    def _gesture(self, square: Square, closed: bool, bounce: int | None) -> None:
+    def _gesture(self, square: Cell, closed: bool, bounce: int | None) -> None:
         sq = check_square(square, self.rows, self.cols)
         chatter = self.bounce if bounce is None else bounce
         step = min(0.001, self.debounce / (2 * chatter + 2)) if chatter else 0.0
@@ -208,7 +208,7 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
             self.advance(step)
         self._edge(sq, closed)
 
-    def _edge(self, sq: Square, closed: bool) -> None:
+    def _edge(self, sq: Cell, closed: bool) -> None:
         with self._lock:
             now = self.clock.now()
             if self._raw.get(sq, False) == closed:
@@ -243,5 +243,5 @@ class SimulatedBoard(TrackedSensorSource, LedOutput):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return (f"SimulatedBoard(rows={self.rows}, cols={self.cols}, debounce={self.debounce}, "
+        return (f"SimulatedDevice(rows={self.rows}, cols={self.cols}, debounce={self.debounce}, "
                 f"occupied={len(self.occupied)}, seq={self._tracker.seq}, clock={self.clock!r})")

@@ -9,23 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-Square = tuple[int, int]
+Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Occupancy:
     """A debounced snapshot: every occupied square, with a sequence number and a monotonic time."""
 
-    squares: frozenset[Square]
+    squares: frozenset[Cell]
     seq: int
     time: float
 
 
 @dataclass(frozen=True)
-class SquareChange:
+class CellChange:
     """One debounced change of one square (raw event stream, used to know which piece is handled)."""
 
-    square: Square
+    square: Cell
     occupied: bool
     seq: int
     time: float
@@ -41,8 +41,8 @@ class Pattern(Enum):
 
 
 @dataclass(frozen=True)
-class Colour:
-    """An RGB colour, each channel 0-255."""
+class Rgb:
+    """An RGB color, each channel 0-255."""
 
     r: int
     g: int
@@ -51,25 +51,25 @@ class Colour:
     def __post_init__(self) -> None:
         for channel in (self.r, self.g, self.b):
             if not 0 <= channel <= 255:
-                raise ValueError(f"colour channel out of range 0-255: {channel}")
+                raise ValueError(f"color channel out of range 0-255: {channel}")
 
 
-BLACK = Colour(0, 0, 0)
-WHITE = Colour(255, 255, 255)
-RED = Colour(255, 0, 0)
-GREEN = Colour(0, 255, 0)
-BLUE = Colour(0, 0, 255)
-YELLOW = Colour(255, 200, 0)
-ORANGE = Colour(255, 100, 0)
-PURPLE = Colour(160, 0, 255)
-CYAN = Colour(0, 200, 255)
+BLACK = Rgb(0, 0, 0)
+WHITE = Rgb(255, 255, 255)
+RED = Rgb(255, 0, 0)
+GREEN = Rgb(0, 255, 0)
+BLUE = Rgb(0, 0, 255)
+YELLOW = Rgb(255, 200, 0)
+ORANGE = Rgb(255, 100, 0)
+PURPLE = Rgb(160, 0, 255)
+CYAN = Rgb(0, 200, 255)
 
 
 @dataclass(frozen=True)
 class Light:
     """What one square's LED shows."""
 
-    colour: Colour = BLACK
+    rgb: Rgb = BLACK
     pattern: Pattern = Pattern.OFF
 
 
@@ -82,10 +82,10 @@ class LedFrame:
 
     rows: int
     cols: int
-    lights: tuple[tuple[Square, Light], ...] = field(default=())
+    lights: tuple[tuple[Cell, Light], ...] = field(default=())
 
     @classmethod
-    def of(cls, rows: int, cols: int, lights: dict[Square, Light] | None = None) -> LedFrame:
+    def of(cls, rows: int, cols: int, lights: dict[Cell, Light] | None = None) -> LedFrame:
         """Build a frame from a mapping; squares in any order, dark ones dropped, checked against the size."""
         items = []
         for (row, col), light in sorted((lights or {}).items()):
@@ -95,23 +95,23 @@ class LedFrame:
                 items.append(((row, col), light))
         return cls(rows, cols, tuple(items))
 
-    def light(self, square: Square) -> Light:
+    def light(self, square: Cell) -> Light:
         """What the given square shows (dark when not listed)."""
         for sq, light in self.lights:
             if sq == square:
                 return light
         return DARK
 
-    def as_dict(self) -> dict[Square, Light]:
+    def as_dict(self) -> dict[Cell, Light]:
         return dict(self.lights)
 
     def dimmed(self, factor: float) -> LedFrame:
-        """The same frame with every colour scaled by ``factor`` (0.0-1.0): a brightness control."""
+        """The same frame with every color scaled by ``factor`` (0.0-1.0): a brightness control."""
         if factor >= 1.0:
             return self
 
-        def scale(c: Colour) -> Colour:
-            return Colour(round(c.r * factor), round(c.g * factor), round(c.b * factor))
+        def scale(c: Rgb) -> Rgb:
+            return Rgb(round(c.r * factor), round(c.g * factor), round(c.b * factor))
 
         return LedFrame(self.rows, self.cols,
-                        tuple((sq, Light(scale(light.colour), light.pattern)) for sq, light in self.lights))
+                        tuple((sq, Light(scale(light.rgb), light.pattern)) for sq, light in self.lights))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .types import LedFrame, Pattern, Square
+from .types import Cell, LedFrame, Pattern
 
 SPI_HZ = 2_400_000
 RESET_BYTES = 90          # 90 * 8 / 2.4 MHz = 300 us low: latches WS2812 and WS2812B-V5 (> 280 us)
@@ -28,21 +28,21 @@ def _bit_table() -> tuple[bytes, ...]:
 _BITS = _bit_table()
 
 
-def encode_spi(colours: Sequence[RGB]) -> bytes:
-    """SPI bytes for a chain showing ``colours`` (first = nearest the Pi), GRB order, then the reset gap."""
+def encode_spi(colors: Sequence[RGB]) -> bytes:
+    """SPI bytes for a chain showing ``colors`` (first = nearest the Pi), GRB order, then the reset gap."""
     out = bytearray(b"\x00")              # MOSI may idle high on some Pis: start from a clean low
-    for r, g, b in colours:
+    for r, g, b in colors:
         out += _BITS[g] + _BITS[r] + _BITS[b]
     out += bytes(RESET_BYTES)
     return bytes(out)
 
 
-def chain_order(rows: int, cols: int, order: str = "serpentine") -> tuple[Square, ...]:
+def chain_order(rows: int, cols: int, order: str = "serpentine") -> tuple[Cell, ...]:
     """The square under each LED along the chain: row 0 left to right, then row 1 (right to left if
     serpentine), and so on (wiring coordinates)."""
     if order not in CHAIN_ORDERS:
         raise ValueError(f"LED chain order must be one of {', '.join(CHAIN_ORDERS)}, got {order!r}")
-    squares: list[Square] = []
+    squares: list[Cell] = []
     for row in range(rows):
         cols_here = range(cols) if order == "row-major" or row % 2 == 0 else range(cols - 1, -1, -1)
         squares.extend((row, col) for col in cols_here)
@@ -60,8 +60,8 @@ def blink_on(pattern: Pattern, t: float) -> bool:
     return False
 
 
-def render(frame: LedFrame, chain: Sequence[Square], t: float, brightness: int) -> list[RGB]:
-    """Colours along the chain at time ``t``, scaled by ``brightness`` (0-255)."""
+def render(frame: LedFrame, chain: Sequence[Cell], t: float, brightness: int) -> list[RGB]:
+    """Colors along the chain at time ``t``, scaled by ``brightness`` (0-255)."""
     lights = frame.as_dict()
     out: list[RGB] = []
     for sq in chain:
@@ -69,13 +69,13 @@ def render(frame: LedFrame, chain: Sequence[Square], t: float, brightness: int) 
         if light is None or not blink_on(light.pattern, t):
             out.append((0, 0, 0))
         else:
-            c = light.colour
+            c = light.rgb
             out.append((c.r * brightness // 255, c.g * brightness // 255, c.b * brightness // 255))
     return out
 
 
 class SpiModel:
-    """A stand-in ``spidev.SpiDev`` wired to a model WS2812 chain: decodes the waveform back into colours."""
+    """A stand-in ``spidev.SpiDev`` wired to a model WS2812 chain: decodes the waveform back into colors."""
 
     def __init__(self, leds: int) -> None:
         self.leds = leds
@@ -84,7 +84,7 @@ class SpiModel:
         self.bits_per_word = 8
         self.opened: tuple[int, int] | None = None
         self.transfers = 0
-        self.colours: list[RGB] = [(0, 0, 0)] * leds
+        self.colors: list[RGB] = [(0, 0, 0)] * leds
 
     def open(self, bus: int, device: int) -> None:
         self.opened = (bus, device)
@@ -121,7 +121,7 @@ class SpiModel:
                     break
         for n in range(len(values) // 3):
             g, r, b = values[3 * n:3 * n + 3]
-            self.colours[n] = (r, g, b)
+            self.colors[n] = (r, g, b)
 
     def __repr__(self) -> str:
         return f"SpiModel(leds={self.leds}, transfers={self.transfers}, speed={self.max_speed_hz})"

@@ -19,7 +19,7 @@ _Snapshot = tuple[int, int, int, Color, int, 'list[RawMove] | None']
 
 @cache
 def zobrist_table(size: int) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """Deterministic 64-bit keys: table[colour*2 + is_king][square], plus the side-to-move key."""
+    """Deterministic 64-bit keys: table[color*2 + is_king][square], plus the side-to-move key."""
     rng = random.Random(0xD7A6_5EED + size)
     table = tuple(tuple(rng.getrandbits(64) for _ in range(size)) for _ in range(4))
     return table, rng.getrandbits(64)
@@ -159,7 +159,7 @@ class Board:
         return out
 
     def occupied(self) -> frozenset[int]:
-        """Squares holding a piece of either colour."""
+        """Squares holding a piece of either color."""
         return frozenset(_bits(self._w | self._b))
 
     def _side(self, color: Color) -> int:

@@ -35,7 +35,7 @@ def parse_fen(variant: Variant, fen: str) -> tuple[int, int, int, Color]:
     turn = {"W": Color.WHITE, "B": Color.BLACK}.get(turn_token, variant.first)
     sides = [0, 0]
     kings = 0
-    seen_colours: set[str] = set()
+    seen_colors: set[str] = set()
     for block in parts[1:]:
         if not block:
             continue
@@ -43,11 +43,11 @@ def parse_fen(variant: Variant, fen: str) -> tuple[int, int, int, Color]:
         if head in ("H", "F") and block[1:].isdigit():
             continue  # half-move clock / move number extensions (lidraughts)
         if head not in ("W", "B"):
-            raise FenError(f"bad colour block {block!r} in FEN {fen!r}: expected it to start with W or B")
-        if head in seen_colours:
-            raise FenError(f"colour block {block!r} repeats colour {head} in FEN {fen!r}")
-        seen_colours.add(head)
-        colour = 0 if head == "W" else 1
+            raise FenError(f"bad color block {block!r} in FEN {fen!r}: expected it to start with W or B")
+        if head in seen_colors:
+            raise FenError(f"color block {block!r} repeats color {head} in FEN {fen!r}")
+        seen_colors.add(head)
+        color = 0 if head == "W" else 1
         for raw in block[1:].split(","):
             token = raw.strip()
             if not token:
@@ -68,7 +68,7 @@ def parse_fen(variant: Variant, fen: str) -> tuple[int, int, int, Color]:
                 if (sides[0] | sides[1]) & bit:
                     raise FenError(
                         f"square {variant.geometry.name(sq)} (token {token!r}) is given twice in FEN {fen!r}")
-                sides[colour] |= bit
+                sides[color] |= bit
                 if king:
                     kings |= bit
     return sides[0], sides[1], kings, turn

@@ -82,7 +82,7 @@ class MoveGen:
         self.king_cap_tests = tuple(_shift_tests(self.shift_of[d] for d in self.king_cap[c]) for c in Color)
 
     def _quiet_tables(self) -> None:
-        """Prebuilt raw non-capture tuples (with their Move objects): per colour and man-move shift,
+        """Prebuilt raw non-capture tuples (with their Move objects): per color and man-move shift,
         indexed by target square; per king-move direction and square, aligned with the ray."""
         size = self.variant.geometry.size
         man: list[tuple[tuple[int, tuple[RawMove | None, ...]], ...]] = []

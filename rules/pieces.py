@@ -1,4 +1,4 @@
-"""Colours and pieces: the two small value types every other module uses."""
+"""Colors and pieces: the two small value types every other module uses."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class Color(enum.IntEnum):
 
     @property
     def opponent(self) -> Color:
-        """The other colour."""
+        """The other color."""
         return Color(1 - self.value)
 
     def __invert__(self) -> Color:  # type: ignore[override]
@@ -28,7 +28,7 @@ class Color(enum.IntEnum):
 
 @dataclass(frozen=True)
 class Piece:
-    """A man or a king of one colour."""
+    """A man or a king of one color."""
 
     color: Color
     king: bool = False

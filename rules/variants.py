@@ -114,7 +114,7 @@ class Variant:
 
     # -- derived data used by the board -------------------------------------------------------------
     def forward(self, color: Color) -> int:
-        """Row step (+1 up, -1 down, seen from White) that is 'forward' for a colour's men."""
+        """Row step (+1 up, -1 down, seen from White) that is 'forward' for a color's men."""
         return self.forward_white if color == Color.WHITE else self.forward_black
 
     def direction_indices(self, names: tuple[str, ...], color: Color) -> tuple[int, ...]:

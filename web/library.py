@@ -181,7 +181,7 @@ def replay(record: GameRecord) -> dict[str, Any]:
 
 
 def pieces_json(board: Any) -> list[dict[str, Any]]:
-    """The pieces of a rules Board as the page draws them: row, col, colour and king flag."""
+    """The pieces of a rules Board as the page draws them: row, col, color and king flag."""
     geometry = board.variant.geometry
     out = []
     for square, piece in sorted(board.pieces().items()):

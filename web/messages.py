@@ -51,11 +51,11 @@ def variants_info() -> list[dict[str, Any]]:
 
 
 def is_virtual(session: Any) -> bool:
-    """Whether the session's sensors are a SimulatedBoard (so squares on the page may be clicked)."""
-    from firmware_bridge.simulated import SimulatedBoard
+    """Whether the session's sensors are a SimulatedDevice (so squares on the page may be clicked)."""
+    from firmware_bridge.simulated import SimulatedDevice
 
     for name in ("sensors", "_sensors", "board", "sensor_source"):
-        if isinstance(getattr(session, name, None), SimulatedBoard):
+        if isinstance(getattr(session, name, None), SimulatedDevice):
             return True
     return False
 

@@ -7,7 +7,7 @@ ignore: `{[%clock w0:05:12 b0:04:58] [%wall 2026-11-29T13:10:55]}` - both player
 """
 
 from rules.pdn.errors import PdnError, PdnGameError, PdnMoveError, PdnSyntaxError
-from rules.pdn.model import Clock, Game, Line, MoveNode
+from rules.pdn.model import Clock, Line, MoveNode, PdnGame
 from rules.pdn.reader import PdnReader, iter_games, read_game, read_games, scan
 from rules.pdn.record import game_from_board
 from rules.pdn.validate import validate_game, variant_of
@@ -17,12 +17,12 @@ from rules.pdn.writer import write_game, write_games
 __all__ = [
     "BaseVisitor",
     "Clock",
-    "Game",
     "GameBuilder",
     "HeadersVisitor",
     "Line",
     "MoveNode",
     "PdnError",
+    "PdnGame",
     "PdnGameError",
     "PdnMoveError",
     "PdnReader",

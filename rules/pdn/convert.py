@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import rules
-from rules.pdn.model import Game, Line
+from rules.pdn.model import Line, PdnGame
 from rules.pdn.validate import start_board, variant_of
 
 NOTATIONS = ("numeric", "algebraic")
@@ -40,7 +40,7 @@ def _convert_line(board: rules.Board, line: Line, notation: str) -> None:
             board.pop()
 
 
-def convert_game(game: Game, notation: str, default: str | None = None) -> Game:
+def convert_game(game: PdnGame, notation: str, default: str | None = None) -> PdnGame:
     """Rewrite, in place, the moves of a validated game (and its FEN squares) in `notation`."""
     if notation not in NOTATIONS:
         raise ValueError(f"unknown notation {notation!r}: expected numeric or algebraic")

@@ -69,7 +69,7 @@ class Line:
 
 
 @dataclass(eq=True)
-class Game:
+class PdnGame:
     """One PDN game: ordered tags, the move tree, the terminating result and the errors met reading it."""
 
     tags: dict[str, str] = field(default_factory=dict)
@@ -95,5 +95,5 @@ class Game:
         return ", ".join(parts)
 
     def __repr__(self) -> str:
-        return (f"Game(number={self.number}, {self.label() or 'no tags'}, moves={len(self.moves)}, "
+        return (f"PdnGame(number={self.number}, {self.label() or 'no tags'}, moves={len(self.moves)}, "
                 f"result={self.result!r}, errors={len(self.errors)})")

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from rules.pdn import tokens as tk
 from rules.pdn.errors import PdnSyntaxError
-from rules.pdn.model import Game
+from rules.pdn.model import PdnGame
 from rules.pdn.visitors import SKIP, BaseVisitor, GameBuilder, HeadersVisitor
 
 T = TypeVar("T")
@@ -36,12 +36,12 @@ class PdnReader:
     def __repr__(self) -> str:
         return f"<PdnReader games_read={self.games_read} {self._tokens!r}>"
 
-    def __iter__(self) -> Iterator[Game]:
+    def __iter__(self) -> Iterator[PdnGame]:
         while (game := self.read_game()) is not None:
             yield game
 
-    def read_game(self) -> Game | None:
-        """The next game as a `Game` (validated if the reader was made with validate=True), or None."""
+    def read_game(self) -> PdnGame | None:
+        """The next game as a `PdnGame` (validated if the reader was made with validate=True), or None."""
         return self.read(GameBuilder(validate=self.validate, variant=self.variant))
 
     def read_headers(self) -> dict[str, str] | None:
@@ -213,17 +213,18 @@ def _describe(token: tk.Token) -> str:
     return repr(str(token.value))
 
 
-def iter_games(lines: Iterable[str], *, validate: bool = False, variant: str | None = None) -> Iterator[Game]:
+def iter_games(lines: Iterable[str], *, validate: bool = False,
+               variant: str | None = None) -> Iterator[PdnGame]:
     """Every game of a text stream, one at a time."""
     return iter(PdnReader(lines, validate=validate, variant=variant))
 
 
-def read_game(lines: Iterable[str], *, validate: bool = False, variant: str | None = None) -> Game | None:
+def read_game(lines: Iterable[str], *, validate: bool = False, variant: str | None = None) -> PdnGame | None:
     """The first game of a stream (use `PdnReader` to read several from the same stream)."""
     return PdnReader(lines, validate=validate, variant=variant).read_game()
 
 
-def read_games(text: str, *, validate: bool = False, variant: str | None = None) -> list[Game]:
+def read_games(text: str, *, validate: bool = False, variant: str | None = None) -> list[PdnGame]:
     """All games of a PDN string."""
     return list(PdnReader(text.splitlines(), validate=validate, variant=variant))
 

@@ -1,16 +1,16 @@
-"""Recording a game played on the board as a PDN `Game`, with each move's clocks in a `[%clock]` comment."""
+"""Recording a game played on the board as a `PdnGame`, with each move's clocks in a `[%clock]` comment."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import rules
-from rules.pdn.model import Clock, Game, MoveNode
+from rules.pdn.model import Clock, MoveNode, PdnGame
 
 
 def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
-                    clocks: Sequence[Clock | None] = (), result: str = "*") -> Game:
-    """The moves of `board.move_stack` as a Game (GameType, FEN/SetUp when not the start position).
+                    clocks: Sequence[Clock | None] = (), result: str = "*") -> PdnGame:
+    """The moves of `board.move_stack` as a PdnGame (GameType, FEN/SetUp when not the start position).
 
     `clocks[i]` (if given) is stored on move i and written as `{[%clock w0:05:12 b0:04:58] [%wall ...]}`.
     """
@@ -18,7 +18,7 @@ def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
     while start.move_stack:
         start.pop()
     variant = board.variant
-    game = Game(tags=dict(tags or {}), result=result)
+    game = PdnGame(tags=dict(tags or {}), result=result)
     game.tags.setdefault("Result", result)
     game.tags.setdefault("GameType", variant.pdn_gametype.split(",")[0] if variant.gametype_number
                          else variant.pdn_gametype)

@@ -11,7 +11,7 @@ import re
 
 import rules
 from rules.pdn.errors import PdnError, PdnGameError, PdnMoveError
-from rules.pdn.model import Game, Line, MoveNode
+from rules.pdn.model import Line, MoveNode, PdnGame
 
 _SPLIT = re.compile(r"[-x:]")
 _COMPACT = re.compile(r"^([a-l]\d{1,2})([a-l]\d{1,2})$")
@@ -19,11 +19,11 @@ INTERNATIONAL_SCORING = frozenset({"international", "canadian", "polish", "czech
 DEFAULT_VARIANT = "international"
 
 
-def _where(game: Game, tag: str) -> tuple[int, int]:
+def _where(game: PdnGame, tag: str) -> tuple[int, int]:
     return game.tag_positions.get(tag, (game.line, 1))
 
 
-def variant_of(game: Game, default: str | None = None) -> rules.Variant:
+def variant_of(game: PdnGame, default: str | None = None) -> rules.Variant:
     """The game's variant (Variant tag, GameType tag, `default`, international); PdnGameError if unknown."""
     label = game.label()
     if "Variant" in game.tags:
@@ -48,7 +48,7 @@ def variant_of(game: Game, default: str | None = None) -> rules.Variant:
         raise PdnGameError(str(exc), game.line, 1, game=game.number, label=label) from None
 
 
-def start_board(game: Game, variant: rules.Variant) -> rules.Board:
+def start_board(game: PdnGame, variant: rules.Variant) -> rules.Board:
     """The game's start position: its FEN tag, or the variant's initial position.
 
     A numeric FEN on an algebraic board (e.g. a Russian game) is ambiguous in old files: some count
@@ -83,7 +83,7 @@ def start_board(game: Game, variant: rules.Variant) -> rules.Board:
     return board
 
 
-def final_board(game: Game, default: str | None = None) -> rules.Board:
+def final_board(game: PdnGame, default: str | None = None) -> rules.Board:
     """The position after the main line, as far as its moves were resolved to legal moves."""
     board = start_board(game, variant_of(game, default))
     for node in game.moves:
@@ -182,7 +182,7 @@ def _from_to(board: rules.Board, line: Line, index: int) -> rules.Move | None:
     return _resolve(board, line, index) if found else None
 
 
-def _walk(game: Game, board: rules.Board, line: Line, ply: int, errors: list[PdnError]) -> None:
+def _walk(game: PdnGame, board: rules.Board, line: Line, ply: int, errors: list[PdnError]) -> None:
     pushed = 0
     try:
         for index, node in enumerate(line.moves):
@@ -220,7 +220,7 @@ def _walk(game: Game, board: rules.Board, line: Line, ply: int, errors: list[Pdn
             board.pop()
 
 
-def _move_error(game: Game, board: rules.Board, node: MoveNode, ply: int, exc: Exception) -> PdnMoveError:
+def _move_error(game: PdnGame, board: rules.Board, node: MoveNode, ply: int, exc: Exception) -> PdnMoveError:
     try:
         shown = variant_text(node.text, board.variant.geometry)
     except rules.RulesError:
@@ -230,7 +230,7 @@ def _move_error(game: Game, board: rules.Board, node: MoveNode, ply: int, exc: E
                         game=game.number, label=game.label(), text=node.text)
 
 
-def validate_game(game: Game, default: str | None = None) -> list[PdnError]:
+def validate_game(game: PdnGame, default: str | None = None) -> list[PdnError]:
     """Check every move (main line and variations) against the rules; errors are also added to game.errors.
 
     After an illegal move the rest of that line is not checked (its positions are unknown).

@@ -1,6 +1,6 @@
-"""Visitors receiving the parser's events (python-chess style): build Game models, or just scan headers.
+"""Visitors receiving the parser's events (python-chess style): build PdnGame models, or just scan headers.
 
-The parser checks the grammar; a visitor decides what to keep. `GameBuilder` builds a `Game` (and, when
+The parser checks the grammar; a visitor decides what to keep. `GameBuilder` builds a `PdnGame` (and, when
 asked, validates it against the rules); `HeadersVisitor` returns only the tags and skips move text fast.
 """
 
@@ -10,7 +10,7 @@ import re
 from typing import Generic, TypeVar
 
 from rules.pdn.errors import PdnError, PdnGameError, PdnSyntaxError
-from rules.pdn.model import GLYPH_NAGS, Clock, Game, Line, MoveNode
+from rules.pdn.model import GLYPH_NAGS, Clock, Line, MoveNode, PdnGame
 
 T = TypeVar("T")
 SKIP = object()  # returned by `end_tags` to skip the move text of the game
@@ -108,13 +108,13 @@ def default_start_ply(tags: dict[str, str]) -> int:
     return 0 if fen[0].upper() == first else 1
 
 
-class GameBuilder(BaseVisitor[Game]):
-    """Builds a `Game`; with `validate=True` checks every move against the rules (rules.pdn.validate)."""
+class GameBuilder(BaseVisitor[PdnGame]):
+    """Builds a `PdnGame`; with `validate=True` checks every move against the rules (rules.pdn.validate)."""
 
     def __init__(self, *, validate: bool = False, variant: str | None = None) -> None:
         self.validate = validate
         self.default_variant = variant
-        self.game = Game()
+        self.game = PdnGame()
         self._stack: list[tuple[Line, int]] = []  # (line, ply of its next move)
         self._number: tuple[int, bool, int, int] | None = None
         self._numbered = False
@@ -123,7 +123,7 @@ class GameBuilder(BaseVisitor[Game]):
         return f"<GameBuilder validate={self.validate} variant={self.default_variant!r}>"
 
     def begin_game(self, number: int, line: int) -> None:
-        self.game = Game(number=number, line=line)
+        self.game = PdnGame(number=number, line=line)
         self._stack = [(self.game.mainline, 0)]
         self._number = None
         self._numbered = False
@@ -235,7 +235,7 @@ class GameBuilder(BaseVisitor[Game]):
             except PdnError as exc:  # pragma: no cover - validate_game records its errors itself
                 self.game.errors.append(exc)
 
-    def result(self) -> Game:
+    def result(self) -> PdnGame:
         return self.game
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TextIO
 
-from rules.pdn.model import NAG_GLYPHS, SEVEN_TAGS, Game, Line
+from rules.pdn.model import NAG_GLYPHS, SEVEN_TAGS, Line, PdnGame
 
 WIDTH = 80
 _SETUP_TAGS = ("GameType", "FEN", "SetUp")
@@ -114,7 +114,7 @@ def wrap(words: Iterable[str], width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
-def write_game(game: Game) -> str:
+def write_game(game: PdnGame) -> str:
     """The game as canonical PDN text (tags, blank line, move text ending with the result, newline)."""
     tag_text = "".join(f'[{name} "{escape(value)}"]\n' for name, value in ordered_tags(game.tags))
     words: list[str] = []
@@ -124,7 +124,7 @@ def write_game(game: Game) -> str:
     return (tag_text + "\n" if tag_text else "") + body + "\n"
 
 
-def write_games(games: Iterable[Game], stream: TextIO) -> int:
+def write_games(games: Iterable[PdnGame], stream: TextIO) -> int:
     """Write games separated by blank lines; returns how many were written."""
     count = 0
     for game in games:

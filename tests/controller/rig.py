@@ -12,7 +12,7 @@ from controller.config import Config
 from controller.journal import Journal
 from controller.machine import Controller, EngineJob, GameSettings
 from firmware_bridge.clock import ManualClock
-from firmware_bridge.types import Square
+from firmware_bridge.types import Cell
 
 OPENINGS = {  # the seven scenario variants -> the first mover's move and the reply, from the start position
     "spanish": ("12-16", "21-17"),
@@ -42,12 +42,12 @@ class Rig:
                                                     time_control),
                               pdn_dir=tmp)
         self.ctl.new_game()
-        self.occ: set[Square] = set()
+        self.occ: set[Cell] = set()
         if setup:
             self.set(self.ctl.exp.base)
 
     # squares by name ---------------------------------------------------------------------------
-    def sq(self, name: str | Square) -> Square:
+    def sq(self, name: str | Cell) -> Cell:
         if isinstance(name, tuple):
             return name
         return self.ctl.map.rc(self.ctl.variant.geometry.parse_square(name))
@@ -60,14 +60,14 @@ class Rig:
         self.clock.advance(seconds)
         self.ctl.tick()
 
-    def lift(self, name: str | Square, dt: float = 0.05) -> None:
+    def lift(self, name: str | Cell, dt: float = 0.05) -> None:
         sq = self.sq(name)
         assert sq in self.occ, f"no piece on {name} to lift"
         self.occ.discard(sq)
         self.clock.advance(dt)
         self.ctl.snapshot(frozenset(self.occ))
 
-    def place(self, name: str | Square, dt: float = 0.05) -> None:
+    def place(self, name: str | Cell, dt: float = 0.05) -> None:
         sq = self.sq(name)
         assert sq not in self.occ, f"{name} is occupied"
         self.occ.add(sq)

@@ -117,10 +117,10 @@ def test_session_refuses_a_bad_new_game_with_events(tmp_path: Path) -> None:
 
     from controller import commands as cmd
     from controller.config import Config
-    from firmware_bridge.simulated import SimulatedBoard
+    from firmware_bridge.simulated import SimulatedDevice
 
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         session = Session(Config(variant="english", opponent="person", human_color="both"), board, board,
                           tmp_path)
         async with session:

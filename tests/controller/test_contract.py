@@ -22,7 +22,7 @@ def test_events_to_json_round_trip_through_json() -> None:
     for event in samples:
         data = json.loads(json.dumps(event.to_json()))
         assert data["kind"] == event.kind
-    assert ev.HintFrame(frame).to_json()["frame"] == [{"row": 2, "col": 3, "colour": [0, 255, 0],
+    assert ev.HintFrame(frame).to_json()["frame"] == [{"row": 2, "col": 3, "rgb": [0, 255, 0],
                                                        "pattern": "slow"}]
     assert ev.OutOfSync(((1, 1),), (((2, 2), "black", True),)).to_json()["to_fill"] == [
         {"rc": [2, 2], "color": "black", "king": True}]

@@ -76,7 +76,7 @@ def test_play_on_a_serial_board(tmp_path: Path) -> None:
         text = play(tmp_path, "9-13\nwait 4\npdn\nquit\n", *TWO_PEOPLE, "--no-journal",
                     "--profile", "8x8-serial", "--serial-port", emu.port).stdout
         hand.join()
-    assert "Board: SerialBoard(" in text
+    assert "Board: SerialDevice(" in text
     assert "error: '9-13': on a real board, move the pieces by hand" in text
     assert "move 1: 9-13 (black)" in text
     assert "1. 9-13 *" in text

@@ -16,7 +16,7 @@ from controller.config import Config
 from controller.session import Session
 from engine.glicko2 import Rating, Result, update
 from engine.ratings import DEFAULT_DB_PATH, RatingStore, level_rating
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 
 
 class _NeverAsked:
@@ -40,7 +40,7 @@ def _is_rating_message(event: ev.Event) -> bool:
 def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tmp_path: Path,
                                                                               capsys) -> None:
     async def main_() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine", level=4, settle_ms=50,
                         player="ann")
         async with Session(config, board, board, tmp_path, opponent=_NeverAsked()) as session:
@@ -104,7 +104,7 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
     db = tmp_path / "ratings.sqlite3"
 
     async def main_() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         # English: Black moves first, so the person (black) can resign before the engine is ever asked
         config = Config(variant="english", human_color="black", opponent="engine", level=7)
         async with Session(config, board, board, tmp_path, opponent=_NeverAsked()) as session:
@@ -153,7 +153,7 @@ def test_without_a_data_directory_nothing_is_stored(tmp_path: Path, monkeypatch)
     monkeypatch.setenv("HOME", str(tmp_path))
 
     async def main_() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="black", opponent="engine")
         async with Session(config, board, board, None, opponent=_NeverAsked()) as session:
             events = session.subscribe()

@@ -29,7 +29,7 @@ def test_lift_shows_destinations_and_replacing_changes_nothing(variant: str) -> 
     origin, target = first.split("-")
     r.lift(origin)
     assert r.state == "piece_lifted"
-    assert r.lit()[target].colour == GREEN
+    assert r.lit()[target].rgb == GREEN
     r.place(origin)
     assert r.state == "player_to_move" and r.texts == []
 
@@ -52,8 +52,8 @@ def test_capture_in_progress_shows_next_landing_and_pieces_to_take_off() -> None
     r.do(f"lift 38, place {mid}")
     assert r.state == "capture_in_progress"
     lit = r.lit()
-    assert lit[r.ctl.map.name(shape.path[2])].colour == GREEN
-    assert lit["32"].colour == RED and lit["22"].colour == RED
+    assert lit[r.ctl.map.name(shape.path[2])].rgb == GREEN
+    assert lit["32"].rgb == RED and lit["22"].rgb == RED
     r.wait(10)  # a stop during a multi-capture never goes out of sync nor commits
     assert r.state == "capture_in_progress" and r.texts == []
     r.do(f"lift {mid}, lift 32, lift 22, place {shape.text.split('x')[-1]}")
@@ -106,14 +106,14 @@ def test_reply_before_settle_commits_the_pending_move() -> None:
     assert r.texts == ["46-37", "5-10"]
 
 
-def test_wrong_colour_of_squares_english_set_up_for_spanish() -> None:
+def test_wrong_color_of_squares_english_set_up_for_spanish() -> None:
     r = Rig("spanish", setup=False)
     english = Rig("english", setup=False)
     r.set(english.ctl.exp.base)
     assert r.state == "waiting_start"
-    assert "wrong colour of squares" in r.messages()
+    assert "wrong color of squares" in r.messages()
     lit = r.lit()
-    assert sum(1 for light in lit.values() if light.colour == RED) == 24
+    assert sum(1 for light in lit.values() if light.rgb == RED) == 24
     r.set(r.ctl.exp.base)
     assert r.state == "player_to_move"
 
@@ -150,7 +150,7 @@ def test_out_of_sync_after_grace_and_resume() -> None:
     assert r.state == "out_of_sync"
     sync = r.of(ev.OutOfSync)[-1]
     assert sync.to_empty == () and sync.to_fill == ((r.sq("1"), "black", False),)
-    assert r.lit()["1"].colour == BLUE
+    assert r.lit()["1"].rgb == BLUE
     assert "put a black man on 1" in r.messages()
     r.place("1")
     assert r.state == "player_to_move"
@@ -174,10 +174,10 @@ def test_out_of_sync_knocked_piece_shows_squares_to_empty_and_fill() -> None:
     assert r.state == "out_of_sync"
     sync = r.of(ev.OutOfSync)[-1]
     assert sync.to_empty == (r.sq("14"),) and sync.to_fill == ((r.sq("1"), "black", False),)
-    assert r.lit()["14"].colour == RED and r.lit()["1"].colour == BLUE
+    assert r.lit()["14"].rgb == RED and r.lit()["1"].rgb == BLUE
     assert "take the piece off 14; put a black man on 1" in r.messages()
     r.do("lift 14")
-    assert r.state == "out_of_sync" and r.lit()["1"].colour == BLUE and "14" not in r.lit()
+    assert r.state == "out_of_sync" and r.lit()["1"].rgb == BLUE and "14" not in r.lit()
     r.do("place 1")
     assert r.state == "player_to_move"
 
@@ -188,7 +188,7 @@ def test_refusal_names_the_rule_in_teaching_mode() -> None:
     refusal = r.of(ev.Refusal)[-1]
     assert refusal.rule == "compulsory capture"
     assert "compulsory" in r.messages() and "rule of compulsory capture" in r.messages()
-    assert r.lit()["28"].colour == ORANGE
+    assert r.lit()["28"].rgb == ORANGE
     r.do("lift 34, place 40")
     assert r.state == "player_to_move"
 
@@ -207,7 +207,7 @@ def test_lift_of_a_piece_that_may_not_move_shows_no() -> None:
     r.lift("40")
     lit = r.lit()
     assert lit["40"] == lit["40"].__class__(RED, Pattern.FAST_BLINK)
-    assert lit["28"].colour == ORANGE
+    assert lit["28"].rgb == ORANGE
 
 
 def test_computer_move_shown_and_accepted_only_when_executed_exactly() -> None:
@@ -216,7 +216,7 @@ def test_computer_move_shown_and_accepted_only_when_executed_exactly() -> None:
     assert r.state == "computer_move_pending" and r.jobs
     r.answer_engine("19-23")
     lit = r.lit()
-    assert lit["19"].colour == YELLOW and lit["23"].colour == YELLOW
+    assert lit["19"].rgb == YELLOW and lit["23"].rgb == YELLOW
     r.do("lift 20, place 24")  # a different legal move for the computer
     assert r.texts == ["32-28"]
     assert "not the computer's move 19-23" in r.messages()
@@ -282,7 +282,7 @@ def test_takeback_command_guides_pieces_back() -> None:
     r.wait(5)
     assert r.texts == [], "the board still showing the moves must not commit them again"
     lit = r.lit()
-    assert lit["12"].colour == WHITE and lit["16"].colour == RED and lit["21"].colour == BLUE
+    assert lit["12"].rgb == WHITE and lit["16"].rgb == RED and lit["21"].rgb == BLUE
     r.do("lift 16, place 12, lift 17, place 21")
     assert r.state == "player_to_move"
 
@@ -301,7 +301,7 @@ def test_game_over_and_pdn(tmp_path) -> None:
     r.move("28x19")
     assert r.state == "game_over"
     assert r.of(ev.GameOver)[-1].result == "1-0"
-    assert all(light.colour == GREEN for light in r.ctl.frame.as_dict().values())
+    assert all(light.rgb == GREEN for light in r.ctl.frame.as_dict().values())
     [written] = list(tmp_path.glob("*-international.pdn"))
     pdn = written.read_text()
     assert "28x19" in pdn and '[Result "1-0"]' in pdn
@@ -322,7 +322,7 @@ def test_missed_capture_polish_opponent_accepts() -> None:
     r.do("lift 40, place 34, wait 0.4")
     assert r.state == "missed_capture"
     assert "black chooses: retract or accept" in r.messages()
-    assert r.lit()["28"].colour == ORANGE
+    assert r.lit()["28"].rgb == ORANGE
     with pytest.raises(ValueError, match="huff"):
         r.ctl.missed_choice("huff")
     r.ctl.missed_choice("accept")
@@ -352,7 +352,7 @@ def test_missed_capture_spanish_traditional_huff() -> None:
     assert "retract or huff" in r.messages()
     r.ctl.missed_choice("huff")
     assert r.state == "out_of_sync"
-    assert r.lit()["21"].colour == RED  # take the huffed piece off
+    assert r.lit()["21"].rgb == RED  # take the huffed piece off
     r.lift("21")
     assert r.state == "player_to_move" and r.ctl.game.board.turn.name == "BLACK"
     assert r.texts == ["29-25 (huff 21)"]
@@ -384,7 +384,7 @@ def test_resume_from_journal(tmp_path) -> None:
     r2.ctl.resume(state)
     r2.set(Rig("international").ctl.exp.base)  # the board was reset meanwhile: LEDs guide restoring
     assert r2.state == "waiting_start"
-    assert r2.lit()["32"].colour == RED and r2.lit()["28"].colour == WHITE
+    assert r2.lit()["32"].rgb == RED and r2.lit()["28"].rgb == WHITE
     r2.set(r.ctl.exp.base)
     assert r2.state == "player_to_move" and r2.texts == ["32-28", "19-23"]
 
@@ -461,7 +461,7 @@ def test_teaching_mode_shows_the_whole_compulsory_capture_path() -> None:
     landings = {taught.ctl.map.name(sq) for sq in shape.path[1:]}
     assert landings <= set(taught.lit())
     assert not landings & set(plain.lit())
-    assert plain.lit()["38"].colour == ORANGE
+    assert plain.lit()["38"].rgb == ORANGE
 
 
 def test_pdn_reads_back_through_the_rules_core(tmp_path) -> None:
@@ -482,7 +482,7 @@ def test_engine_answer_while_out_of_sync_is_kept_for_when_the_board_matches() ->
     assert r.state == "out_of_sync"
     r.answer_engine("19-23")
     r.do("lift 25")
-    assert r.state == "computer_move_pending" and r.lit()["19"].colour == YELLOW
+    assert r.state == "computer_move_pending" and r.lit()["19"].rgb == YELLOW
     r.do("lift 19, place 23")
     assert r.texts == ["32-28", "19-23"]
 

@@ -17,7 +17,7 @@ Coverage (X = scenario below; a reason = the case cannot arise in that variant):
 |   touched or skipped)                       |     |     |     |     |     |     |     |
 | capture ending on its own starting square   |  X  |  X  |  X  |  X  |  X  |  X  |  X  |
 | same occupancy from two moves: touch / ask  |  b  |  X  |  b  |  b  |  b  |  X  |  b  |
-| wrong colour of squares                     |  X  |  X  |  X  |  X  |  X  |  c  |  X  |
+| wrong color of squares                     |  X  |  X  |  X  |  X  |  X  |  c  |  X  |
 | promotion: LEDs ask to crown                |  X  |  X  |  X  |  X  |  X  |  X  |  X  |
 | computer: shown, exact only, other refused, |  X  |  X  |  X  |  X  |  X  |  X  |  X  |
 |   quick reply (after an at-once commit)     |     |     |     |     |     |     |     |
@@ -43,7 +43,7 @@ b: The rules core gives one Move per (from, to, captured set), so two legal move
    one king and 4-12 pieces, with a second king tried on every free square whenever the first had a
    circuit. There the controller's touch disambiguation and "ask" LEDs/choice are driven with two real
    moves of one man put to the question directly (test_ambiguity_asks_and_touch_decides, all variants).
-c: Turkish draughts plays on every square: there is no wrong colour.
+c: Turkish draughts plays on every square: there is no wrong color.
 d: Thai kings land directly behind the piece they take: one landing square, so the capture commits at once
    (checked in the same test).
 """
@@ -63,7 +63,7 @@ from rules import Board, Game
 ON, SLOW, FAST = Pattern.ON, Pattern.SLOW_BLINK, Pattern.FAST_BLINK
 VARIANTS = ("spanish", "international", "english", "russian", "italian", "turkish", "thai")
 FLYING = ("spanish", "international", "russian", "turkish", "thai")
-DIAGONAL_COLOURED = ("spanish", "international", "english", "russian", "italian", "thai")
+DIAGONAL_COLORED = ("spanish", "international", "english", "russian", "italian", "thai")
 
 
 @dataclass(frozen=True)
@@ -427,17 +427,17 @@ def test_same_occupancy_from_two_moves_told_apart_by_the_squares_touched(variant
     assert f"or {second}" not in r.messages()
 
 
-# --- wrong colour, promotion ------------------------------------------------------------------------------
+# --- wrong color, promotion ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant", DIAGONAL_COLOURED)
-def test_wrong_colour_of_squares(variant: str) -> None:
+@pytest.mark.parametrize("variant", DIAGONAL_COLORED)
+def test_wrong_color_of_squares(variant: str) -> None:
     r = Rig(variant, setup=False)
     cols = r.ctl.variant.width
     mirrored = {(row, cols - 1 - col) for row, col in r.ctl.exp.base}
     assert not mirrored & r.ctl.map.playing()
     r.set(mirrored)
     assert r.state == "waiting_start"
-    assert "wrong colour of squares" in r.messages()
+    assert "wrong color of squares" in r.messages()
     lights = r.ctl.frame.as_dict()
     assert {s for s, light in lights.items() if light == Light(RED, FAST)} == mirrored
     r.set(r.ctl.exp.base)
@@ -477,7 +477,7 @@ def test_computer_move_shown_exact_only_then_quick_reply(variant: str) -> None:
     r.do(f"lift {o_from}, place {o_to}")
     assert r.texts == [] and f"not the computer's move {computer}" in r.messages()
     r.do(f"lift {o_to}, place {o_from}")
-    assert r.state == "computer_move_pending" and r.lit()[origin].colour == YELLOW
+    assert r.state == "computer_move_pending" and r.lit()[origin].rgb == YELLOW
     r.do(f"lift {origin}, place {target}")
     assert r.texts == [computer] and r.state == "player_to_move"
     r.move(reply, settle=False)  # the person answers at once
@@ -653,7 +653,7 @@ def test_teaching_mode(variant: str) -> None:
     taught, _ = rig(variant, "multi", teaching=True)
     path = {sq["landing"], sq["target"]}
     assert path <= set(taught.lit()) and not path & set(plain.lit())
-    assert plain.lit()[sq["man"]].colour == ORANGE == taught.lit()[sq["man"]].colour
+    assert plain.lit()[sq["man"]].rgb == ORANGE == taught.lit()[sq["man"]].rgb
 
     r, sq = rig(variant, "missed", teaching=True)
     r.do(f"lift {sq['idle']}, place {sq['idle_to']}")

@@ -12,7 +12,7 @@ from controller import events as ev
 from controller.config import Config
 from controller.session import Session
 from engine.core import Engine
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 
 
 class LevelOneEngine:
@@ -28,7 +28,7 @@ class LevelOneEngine:
 
 def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="black", opponent="engine", settle_ms=50, grace_ms=500)
         session = Session(config, board, board, tmp_path, opponent=LevelOneEngine("english"))
         async with session:
@@ -70,7 +70,7 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
 
 def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(10, 10)
+        board = SimulatedDevice(10, 10)
         config = Config(variant="international", human_color="both", opponent="person")
         async with Session(config, board, board, tmp_path) as session:
             board.set_occupancy(session.controller.exp.base)
@@ -81,7 +81,7 @@ def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
             await session.idle()
             assert len(session.controller.records) == 1
             position = session.controller.exp.base
-        board2 = SimulatedBoard(10, 10)
+        board2 = SimulatedDevice(10, 10)
         async with Session(config, board2, board2, tmp_path) as again:
             await again.idle()
             assert again.state()["state"] == "waiting_start"
@@ -95,7 +95,7 @@ def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
 
 def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine", level=1, engine_time=0.1)
         async with Session(config, board, board, tmp_path) as session:
             board.set_occupancy(session.controller.exp.base)  # Black (the engine) moves first in English
@@ -112,9 +112,9 @@ def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
 
 
 def test_brightness_dims_what_the_board_shows_not_what_the_game_says() -> None:
-    """Config.brightness scales the colours sent to the LEDs; the controller's frame stays whole."""
+    """Config.brightness scales the colors sent to the LEDs; the controller's frame stays whole."""
     async def main() -> None:
-        board = SimulatedBoard(10, 10)
+        board = SimulatedDevice(10, 10)
         config = Config(variant="international", human_color="both", opponent="person", brightness=0.25)
         async with Session(config, board, board) as session:
             await session.idle()   # an empty board: the start squares are lit to be filled
@@ -123,6 +123,6 @@ def test_brightness_dims_what_the_board_shows_not_what_the_game_says() -> None:
             assert board.frame == frame.dimmed(0.25) != frame
             (sq, light), (shown_sq, shown) = frame.lights[0], board.frame.lights[0]
             assert shown_sq == sq and shown.pattern == light.pattern
-            assert shown.colour.r == round(light.colour.r / 4) and shown.colour.b == round(light.colour.b / 4)
+            assert shown.rgb.r == round(light.rgb.r / 4) and shown.rgb.b == round(light.rgb.b / 4)
 
     asyncio.run(main())

@@ -16,7 +16,7 @@ from controller.config import Config
 from controller.session import Session
 from engine.worker import WorkerProgress
 from firmware_bridge.clock import ManualClock
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 from rules.pdn import read_games
 
 HERE = Path(__file__).parent
@@ -35,7 +35,7 @@ def _states(events: list[ev.Event]) -> list[dict]:
     return [e.state for e in events if isinstance(e, ev.StateChanged)]
 
 
-async def _started(session: Session, board: SimulatedBoard) -> asyncio.Queue:
+async def _started(session: Session, board: SimulatedDevice) -> asyncio.Queue:
     board.set_occupancy(session.controller.exp.base)
     await session.idle()
     events = session.subscribe()
@@ -44,7 +44,7 @@ async def _started(session: Session, board: SimulatedBoard) -> asyncio.Queue:
 
 def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         clock = ManualClock(100.0)
         config = Config(variant="english", human_color="both", opponent="person", grace_ms=1000)
         async with Session(config, board, board, tmp_path, clock=clock) as session:
@@ -78,7 +78,7 @@ def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
 
 def test_draw_agreement_sends_state_changed(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="both", opponent="person")
         async with Session(config, board, board, None, clock=ManualClock(0.0)) as session:
             events = await _started(session, board)
@@ -93,7 +93,7 @@ def test_draw_agreement_sends_state_changed(tmp_path: Path) -> None:
 
 def test_clocks_run_on_the_session_and_the_flag_ends_the_game(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         clock = ManualClock(0.0)
         config = Config(variant="english", human_color="both", opponent="person")
         async with Session(config, board, board, tmp_path, clock=clock) as session:
@@ -114,7 +114,7 @@ def test_clocks_run_on_the_session_and_the_flag_ends_the_game(tmp_path: Path) ->
 
 def test_save_pdn_command_writes_the_game_in_progress(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
         async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
             events = await _started(session, board)
@@ -144,7 +144,7 @@ class _Blocked:
 
 def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine")
         opponent = _Blocked()
         async with Session(config, board, board, None, opponent=opponent) as session:
@@ -168,7 +168,7 @@ def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path
 
 def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine", level=9, engine_time=1.0)
         async with Session(config, board, board, None) as session:
             events = await _started(session, board)
@@ -182,7 +182,7 @@ def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path)
 
 def test_a_randomised_level_reports_its_search_iterations_too(tmp_path: Path) -> None:
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine", level=3, engine_time=5.0)
         async with Session(config, board, board, None) as session:
             events = await _started(session, board)
@@ -195,7 +195,7 @@ def test_a_randomised_level_reports_its_search_iterations_too(tmp_path: Path) ->
 
 def _external_game(tmp_path: Path, command: str) -> tuple[list[ev.Event], str]:
     async def main() -> tuple[list[ev.Event], str]:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine", engine_time=0.3,
                         external_engine=command)
         async with Session(config, board, board, None) as session:

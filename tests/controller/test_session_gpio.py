@@ -12,7 +12,7 @@ from rig import Rig, next_event, until
 from controller import events as ev
 from controller.config import Config
 from controller.session import Session
-from firmware_bridge.board import open_board
+from firmware_bridge.device import open_device
 from firmware_bridge.gpio_model import GPIOModel, SwitchMatrix
 from firmware_bridge.profile import load_profile
 from firmware_bridge.ws2812 import SpiModel, chain_order
@@ -23,16 +23,17 @@ def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
     matrix = SwitchMatrix(8, 8, diodes=profile.sensors.diodes)
     spi = SpiModel(64)
     spi.open(profile.leds.spi_bus, profile.leds.spi_device)
-    board = open_board(profile, gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins), spi=spi)
+    gpio = GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins)
+    board = open_device(profile, gpio=gpio, spi=spi)
     english = Rig("english")   # the controller's own square <-> (row, col) mapping and start position
     chain = chain_order(8, 8, profile.leds.chain)
     config = Config(variant="english", human_color="both", opponent="person", settle_ms=50, brightness=0.5)
 
     def lit() -> dict[tuple[int, int], tuple[int, int, int]]:
-        return {chain[n]: colour for n, colour in enumerate(spi.colours) if colour != (0, 0, 0)}
+        return {chain[n]: color for n, color in enumerate(spi.colors) if color != (0, 0, 0)}
 
     async def lit_over(seconds: float = 1.2) -> dict[tuple[int, int], tuple[int, int, int]]:
-        """Every LED seen on while blinking runs through its on and off phases, in its on colour."""
+        """Every LED seen on while blinking runs through its on and off phases, in its on color."""
         seen: dict[tuple[int, int], tuple[int, int, int]] = {}
         end = time.monotonic() + seconds
         while time.monotonic() < end:
@@ -41,13 +42,13 @@ def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
         return seen
 
     async def shows_the_controller_frame() -> None:
-        """The chain shows the controller's frame at 0.5 of the profile's 64/255, colour by colour."""
+        """The chain shows the controller's frame at 0.5 of the profile's 64/255, color by color."""
         await asyncio.sleep(0.1)   # the scan thread's next LED refresh
         frame, shown = session.controller.frame, await lit_over()
         assert set(shown) == {sq for sq, _ in frame.lights}
         for sq, light in frame.lights:
             expected = [round(c * 0.5) * profile.leds.brightness / 255
-                        for c in (light.colour.r, light.colour.g, light.colour.b)]
+                        for c in (light.rgb.r, light.rgb.g, light.rgb.b)]
             assert all(abs(a - b) <= 1 for a, b in zip(shown[sq], expected, strict=True)), sq
 
     async def main() -> None:

@@ -11,7 +11,7 @@ from rig import Rig, until
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.emulator import BoardEmulator
-from firmware_bridge.serial_backend import SerialBoard
+from firmware_bridge.serial_backend import SerialDevice
 
 
 def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path: Path) -> None:
@@ -21,7 +21,7 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
     async def main() -> None:
         with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=2) as emu:
             emu.set_occupancy(english.ctl.exp.base)
-            board = SerialBoard(emu.port, rows=8, cols=8, heartbeat=0.1, silence=0.4, retry=0.05)
+            board = SerialDevice(emu.port, rows=8, cols=8, heartbeat=0.1, silence=0.4, retry=0.05)
             try:
                 async with Session(config, board, board, tmp_path) as session:
                     ctl = session.controller

@@ -17,7 +17,7 @@ from pathlib import Path
 import draughts
 
 import rules
-from rules.pdn.model import Game, MoveNode
+from rules.pdn.model import MoveNode, PdnGame
 from rules.pdn.writer import write_game
 
 HERE = Path(__file__).parent
@@ -42,9 +42,9 @@ def short_move(board: rules.Board, token: str) -> rules.Move:
 
 
 def build(variant_id: str, gametype: str, name: str, moves: list[str], fen: str, source: str,
-          short: bool) -> Game | None:
+          short: bool) -> PdnGame | None:
     board = rules.Board(variant_id)
-    game = Game(tags={"Event": f"Ballot {name}", "Site": source, "Result": "*", "GameType": gametype,
+    game = PdnGame(tags={"Event": f"Ballot {name}", "Site": source, "Result": "*", "GameType": gametype,
                       "BallotFEN": fen})
     for token in moves:
         try:
@@ -84,7 +84,7 @@ def italian(out: str, limit: int) -> int:
     games = []
     for key, fen in list(data["all"].items())[:limit]:
         rules.Board.from_fen("italian", fen)  # must be a legal Italian FEN
-        games.append(Game(tags={"Event": f"Italian 11-piece ballot {key}",
+        games.append(PdnGame(tags={"Event": f"Italian 11-piece ballot {key}",
                                 "Site": SOURCE.format("11_italian.json"), "Result": "*", "GameType": "22",
                                 "SetUp": "1", "FEN": fen}))
     (HERE / out).write_text("\n".join(write_game(g) for g in games), encoding="utf-8")

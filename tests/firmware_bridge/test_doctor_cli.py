@@ -15,7 +15,7 @@ import pytest
 from firmware_bridge import cli
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.gpio_backend import BackendUnavailable
-from firmware_bridge.serial_backend import SerialBoard
+from firmware_bridge.serial_backend import SerialDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ def test_doctor_once_on_the_simulated_board(capsys: pytest.CaptureFixture[str]) 
     assert "10x10 (simulated)" in out and " 9 . . . . . . . . . ." in out and "a b c d e f g h i j" in out
 
 
-def test_doctor_led_test_shows_every_square_and_colour(capsys: pytest.CaptureFixture[str]) -> None:
+def test_doctor_led_test_shows_every_square_and_color(capsys: pytest.CaptureFixture[str]) -> None:
     frames = list(cli.led_patterns(8, 8))
     assert len(frames) == 64 + 4 + 1
     assert [len(f.lights) for _, f in frames[:64]] == [1] * 64
@@ -82,7 +82,7 @@ def test_emulator_runs_as_a_separate_process(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None and proc.stdin is not None
         assert proc.stdout.readline().strip() == str(link)
-        with SerialBoard(str(link), rows=10, cols=10, heartbeat=0.05, retry=0.02) as host:
+        with SerialDevice(str(link), rows=10, cols=10, heartbeat=0.05, retry=0.02) as host:
             assert host.wait_synced(5)
             assert host.snapshot().squares == {(0, 0), (9, 9)}
             proc.stdin.write("place 4 5\nshow\n")

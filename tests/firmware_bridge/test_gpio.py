@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from firmware_bridge.gpio_backend import GpioBoard
+from firmware_bridge.gpio_backend import GpioDevice
 from firmware_bridge.gpio_model import GPIOModel, GPIOModelError, SwitchMatrix
 from firmware_bridge.scanner import MatrixScanner, ambiguous, naive_scan
-from firmware_bridge.types import RED, WHITE, LedFrame, Light, Pattern, SquareChange
+from firmware_bridge.types import RED, WHITE, CellChange, LedFrame, Light, Pattern
 from firmware_bridge.ws2812 import SPI_HZ, SpiModel, chain_order
 
 ROWS8 = [5, 6, 12, 13, 16, 19, 20, 21]
@@ -18,18 +18,18 @@ COLS8 = [4, 17, 18, 22, 23, 24, 25, 27]
 
 
 def rig(diodes: bool = True, bounce: int = 0, n: int = 3,
-        **kw: object) -> tuple[GpioBoard, SwitchMatrix, SpiModel]:
+        **kw: object) -> tuple[GpioDevice, SwitchMatrix, SpiModel]:
     matrix = SwitchMatrix(8, 8, diodes=diodes, bounce_samples=bounce)
     gpio = GPIOModel(matrix, ROWS8, COLS8)
     spi = SpiModel(64)
     spi.open(0, 0)
-    board = GpioBoard(8, 8, ROWS8, COLS8, gpio=gpio, spi=spi, debounce_scans=n, diodes=diodes, **kw)  # type: ignore[arg-type]
+    board = GpioDevice(8, 8, ROWS8, COLS8, gpio=gpio, spi=spi, debounce_scans=n, diodes=diodes, **kw)  # type: ignore[arg-type]
     board.open()
     return board, matrix, spi
 
 
-def scans(board: GpioBoard, count: int) -> list[SquareChange]:
-    out: list[SquareChange] = []
+def scans(board: GpioDevice, count: int) -> list[CellChange]:
+    out: list[CellChange] = []
     for _ in range(count):
         out += board.scan_once()
     return out
@@ -70,7 +70,7 @@ def test_missing_pull_up_reads_noise() -> None:
 
 def test_place_and_lift_after_n_equal_scans() -> None:
     board, matrix, _ = rig(n=3)
-    seen: list[SquareChange] = []
+    seen: list[CellChange] = []
     board.on_change(seen.append)
     matrix.place((2, 5))
     assert scans(board, 2) == []
@@ -159,18 +159,18 @@ def test_leds_serpentine_and_blinking() -> None:
     board.show(frame)
     chain = chain_order(8, 8, "serpentine")
     assert board.refresh_leds(0.0)
-    assert spi.colours[0] == (255, 0, 0)
-    assert chain[15] == (1, 0) and spi.colours[15] == (255, 255, 255)
+    assert spi.colors[0] == (255, 0, 0)
+    assert chain[15] == (1, 0) and spi.colors[15] == (255, 255, 255)
     assert not board.refresh_leds(0.05)               # nothing changed: no SPI transfer
     assert board.refresh_leds(0.2)                    # fast blink off phase
-    assert spi.colours[15] == (0, 0, 0) and spi.colours[0] == (255, 0, 0)
+    assert spi.colors[15] == (0, 0, 0) and spi.colors[0] == (255, 0, 0)
     board.close()
-    assert spi.colours[0] == (0, 0, 0) and spi.opened is None
+    assert spi.colors[0] == (0, 0, 0) and spi.opened is None
 
 
 def test_scan_thread_runs_on_its_own() -> None:
     board, matrix, _ = rig(rate=500)
-    got: list[SquareChange] = []
+    got: list[CellChange] = []
     board.on_change(got.append)
     with board:
         matrix.place((4, 4))

@@ -1,4 +1,4 @@
-"""Board profiles: shipped ones load, bad ones fail naming file and key, open_board builds each backend."""
+"""Board profiles: shipped ones load, bad ones fail naming file and key, open_device builds each backend."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.board import MappedBoard, open_board
-from firmware_bridge.gpio_backend import GpioBoard
+from firmware_bridge.device import MappedDevice, open_device
+from firmware_bridge.gpio_backend import GpioDevice
 from firmware_bridge.gpio_model import GPIOModel, SwitchMatrix
 from firmware_bridge.orientation import Orientation
 from firmware_bridge.profile import ProfileError, load_profile, parse_profile, profile_dirs
-from firmware_bridge.serial_backend import SerialBoard
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.serial_backend import SerialDevice
+from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import GREEN, LedFrame, Light, Occupancy, Pattern
 from firmware_bridge.ws2812 import SpiModel
 
@@ -45,7 +45,7 @@ def write(tmp_path: Path, text: str) -> Path:
     ("rows = 8\ncols = 8\n[leds]\nbrightness = 300",
      r"key leds.brightness must be between 0 and 255, got 300"),
     ("rows = 8\ncols = 8\n[sensors]\ndiodes = 'yes'", r"key sensors.diodes must be true or false"),
-    ("rows = 8\ncols = 8\n[leds]\ncolour = 1", r"unknown key leds.colour"),
+    ("rows = 8\ncols = 8\n[leds]\ncolor = 1", r"unknown key leds.color"),
     ("cols = 8", r"missing key rows"),
     ("rows = 8\ncols = 8\nbackend = 'gpio'\n[gpio]\nrow_pins = [1,2]\ncol_pins = []",
      r"key gpio.row_pins lists 2 pins, the board has 8 rows"),
@@ -67,16 +67,16 @@ def test_unknown_profile_name_lists_known_ones() -> None:
 
 
 def test_open_board_builds_each_backend() -> None:
-    assert isinstance(open_board("8x8"), SimulatedBoard)
-    serial = open_board("10x10-serial", port="/dev/null-board")
-    assert isinstance(serial, SerialBoard) and serial.port == "/dev/null-board" and serial.rows == 10
+    assert isinstance(open_device("8x8"), SimulatedDevice)
+    serial = open_device("10x10-serial", port="/dev/null-board")
+    assert isinstance(serial, SerialDevice) and serial.port == "/dev/null-board" and serial.rows == 10
     profile = load_profile("10x10-gpio")
     matrix = SwitchMatrix(10, 10)
     gpio = GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins)
     spi = SpiModel(100)
     spi.open(0, 0)
-    with open_board(profile, gpio=gpio, spi=spi) as board:
-        assert isinstance(board, GpioBoard) and board.rate == 200
+    with open_device(profile, gpio=gpio, spi=spi) as board:
+        assert isinstance(board, GpioDevice) and board.rate == 200
         matrix.place((9, 0))
         deadline = 200
         while board.snapshot().squares != {(9, 0)} and deadline:
@@ -96,9 +96,9 @@ def test_orientation_is_a_bijection(side: str) -> None:
 def test_white_on_the_north_edge_and_dark_squares_only() -> None:
     profile = parse_profile({"rows": 8, "cols": 8, "orientation": {"white_side": "north"},
                              "sensors": {"squares": "dark"}}, source="test")
-    board = open_board(profile)
-    assert isinstance(board, MappedBoard)
-    inner: SimulatedBoard = board.inner
+    board = open_device(profile)
+    assert isinstance(board, MappedDevice)
+    inner: SimulatedDevice = board.inner
     snaps: list[Occupancy] = []
     board.on_snapshot(snaps.append)
     inner.place((7, 7))                  # wiring (7,7) = logical (0,0), a dark square: seen

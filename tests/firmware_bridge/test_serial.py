@@ -17,8 +17,8 @@ import pytest
 
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.protocol import Ack, HelloReply
-from firmware_bridge.serial_backend import SerialBoard, led_message
-from firmware_bridge.types import BLUE, GREEN, LedFrame, Light, Pattern, Square, SquareChange
+from firmware_bridge.serial_backend import SerialDevice, led_message
+from firmware_bridge.types import BLUE, GREEN, Cell, CellChange, LedFrame, Light, Pattern
 
 TIMEOUT = 5.0
 
@@ -32,20 +32,20 @@ def wait_for(predicate: Callable[[], bool], what: str, timeout: float = TIMEOUT)
 
 
 class Rig:
-    """An emulator on a pty behind a symlink and a SerialBoard reading it, with the host's change log."""
+    """An emulator on a pty behind a symlink and a SerialDevice reading it, with the host's change log."""
 
     def __init__(self, tmp: Path, rows: int = 8, cols: int = 8) -> None:
         self.emu = BoardEmulator(rows, cols, link=str(tmp / "board-tty"), seed=7).start()
-        self.host = SerialBoard(self.emu.port, rows=rows, cols=cols, heartbeat=0.05, silence=0.4, retry=0.02,
+        self.host = SerialDevice(self.emu.port, rows=rows, cols=cols, heartbeat=0.05, silence=0.4, retry=0.02,
                                 ack_timeout=0.1)
-        self.changes: list[SquareChange] = []
+        self.changes: list[CellChange] = []
         self._lock = threading.Lock()
         self.host.on_change(self._record)
         self.host.start()
         assert self.host.wait_synced(TIMEOUT)
         self.settle()
 
-    def _record(self, change: SquareChange) -> None:
+    def _record(self, change: CellChange) -> None:
         with self._lock:
             self.changes.append(change)
 
@@ -55,12 +55,12 @@ class Rig:
                  and not self.host._awaiting and self.host._last_seq == self.emu.event_seq,
                  f"host view {sorted(self.host.snapshot().squares)} == board {sorted(self.emu.occupied)}")
 
-    def check_no_loss_no_duplicate(self, initial: frozenset[Square] = frozenset()) -> None:
+    def check_no_loss_no_duplicate(self, initial: frozenset[Cell] = frozenset()) -> None:
         self.settle()
-        truth: dict[Square, list[bool]] = defaultdict(list)
+        truth: dict[Cell, list[bool]] = defaultdict(list)
         for entry in self.emu.log:
             truth[entry.square].append(entry.occupied)
-        seen: dict[Square, list[bool]] = defaultdict(list)
+        seen: dict[Cell, list[bool]] = defaultdict(list)
         with self._lock:
             for change in self.changes:
                 seen[change.square].append(change.occupied)
@@ -92,7 +92,7 @@ def test_changes_arrive_in_order(rig: Rig) -> None:
 def test_initial_state_comes_from_the_snapshot(tmp_path: Path) -> None:
     emu = BoardEmulator(10, 10, link=str(tmp_path / "tty"), seed=3)
     emu._occupied = {(0, 1), (9, 8)}
-    with emu, SerialBoard(emu.port, rows=10, cols=10, heartbeat=0.05, retry=0.02) as host:
+    with emu, SerialDevice(emu.port, rows=10, cols=10, heartbeat=0.05, retry=0.02) as host:
         assert host.wait_synced(TIMEOUT)
         assert host.snapshot().squares == {(0, 1), (9, 8)}
         assert host.hello is not None and host.hello.boot_id == emu.boot_id

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_bridge import LedFrame, Light, ManualClock, Occupancy, Pattern, SimulatedBoard, SquareChange
+from firmware_bridge import CellChange, LedFrame, Light, ManualClock, Occupancy, Pattern, SimulatedDevice
 from firmware_bridge.base import FrameSizeError, SquareError
-from firmware_bridge.types import RED, Colour
+from firmware_bridge.types import RED, Rgb
 
 
-def record(board: SimulatedBoard) -> tuple[list[SquareChange], list[Occupancy]]:
-    changes: list[SquareChange] = []
+def record(board: SimulatedDevice) -> tuple[list[CellChange], list[Occupancy]]:
+    changes: list[CellChange] = []
     snaps: list[Occupancy] = []
     board.on_change(changes.append)
     board.on_snapshot(snaps.append)
@@ -18,7 +18,7 @@ def record(board: SimulatedBoard) -> tuple[list[SquareChange], list[Occupancy]]:
 
 
 def test_place_and_lift_are_delivered_synchronously() -> None:
-    board = SimulatedBoard(8, 8)
+    board = SimulatedDevice(8, 8)
     changes, snaps = record(board)
     board.place((2, 3))
     assert [(c.square, c.occupied, c.seq) for c in changes] == [((2, 3), True, 1)]
@@ -29,7 +29,7 @@ def test_place_and_lift_are_delivered_synchronously() -> None:
 
 
 def test_set_occupancy_emits_each_difference_then_one_snapshot() -> None:
-    board = SimulatedBoard(8, 8)
+    board = SimulatedDevice(8, 8)
     board.set_occupancy({(0, 0), (1, 1)})
     changes, snaps = record(board)
     board.set_occupancy({(1, 1), (2, 2), (3, 3)})
@@ -39,7 +39,7 @@ def test_set_occupancy_emits_each_difference_then_one_snapshot() -> None:
 
 
 def test_knock_is_filtered_but_counted_as_bounce() -> None:
-    board = SimulatedBoard(8, 8)
+    board = SimulatedDevice(8, 8)
     board.set_occupancy({(4, 4)})
     changes, snaps = record(board)
     board.knock((4, 4))
@@ -49,18 +49,18 @@ def test_knock_is_filtered_but_counted_as_bounce() -> None:
 
 
 def test_noise_is_swallowed_by_the_debounce() -> None:
-    board = SimulatedBoard(8, 8, debounce=0.03)
+    board = SimulatedDevice(8, 8, debounce=0.03)
     changes, _ = record(board)
     board.noise((5, 5), edges=3)
     assert changes == [] and board.bounces == 3 and len(board.raw_log) == 6
-    undebounced = SimulatedBoard(8, 8, debounce=0.0)
+    undebounced = SimulatedDevice(8, 8, debounce=0.0)
     changes, _ = record(undebounced)
     undebounced.noise((5, 5), edges=2)
     assert len(changes) == 4
 
 
 def test_slide_touches_intermediates_only_briefly() -> None:
-    board = SimulatedBoard(10, 10)
+    board = SimulatedDevice(10, 10)
     board.set_occupancy({(0, 0)})
     changes, _ = record(board)
     board.slide([(0, 0), (1, 1), (2, 2), (3, 3)])
@@ -70,7 +70,7 @@ def test_slide_touches_intermediates_only_briefly() -> None:
 
 
 def test_slow_slide_registers_the_intermediate_squares() -> None:
-    board = SimulatedBoard(8, 8, debounce=0.02)
+    board = SimulatedDevice(8, 8, debounce=0.02)
     board.set_occupancy({(0, 0)})
     changes, _ = record(board)
     board.slide([(0, 0), (1, 1), (2, 2)], dwell=0.05)
@@ -80,7 +80,7 @@ def test_slow_slide_registers_the_intermediate_squares() -> None:
 
 def test_bounce_chatter_yields_one_change_with_manual_time() -> None:
     clock = ManualClock(100.0)
-    board = SimulatedBoard(8, 8, debounce=0.03, bounce=4, clock=clock, auto_settle=False)
+    board = SimulatedDevice(8, 8, debounce=0.03, bounce=4, clock=clock, auto_settle=False)
     changes, _ = record(board)
     board.place((6, 1))
     assert changes == []            # nothing until time passes
@@ -93,14 +93,14 @@ def test_bounce_chatter_yields_one_change_with_manual_time() -> None:
 
 
 def test_zero_debounce_counts_every_edge() -> None:
-    board = SimulatedBoard(8, 8, debounce=0.0)
+    board = SimulatedDevice(8, 8, debounce=0.0)
     changes, _ = record(board)
     board.knock((0, 1))
     assert [(c.square, c.occupied) for c in changes] == [((0, 1), True), ((0, 1), False)]
 
 
 def test_start_republishes_current_snapshot() -> None:
-    board = SimulatedBoard(8, 8)
+    board = SimulatedDevice(8, 8)
     board.set_occupancy({(7, 7)})
     _, snaps = record(board)
     with board:
@@ -109,7 +109,7 @@ def test_start_republishes_current_snapshot() -> None:
 
 
 def test_led_frames_and_errors() -> None:
-    board = SimulatedBoard(8, 8)
+    board = SimulatedDevice(8, 8)
     seen: list[LedFrame] = []
     board.on_frame(seen.append)
     frame = LedFrame.of(8, 8, {(1, 2): Light(RED, Pattern.FAST_BLINK)})
@@ -123,11 +123,11 @@ def test_led_frames_and_errors() -> None:
     assert "[" in board.render()
 
 
-def test_dimmed_frame_scales_colours_and_keeps_patterns() -> None:
-    lights = {(0, 0): Light(Colour(255, 100, 0), Pattern.FAST_BLINK), (1, 1): Light(RED, Pattern.ON)}
+def test_dimmed_frame_scales_colors_and_keeps_patterns() -> None:
+    lights = {(0, 0): Light(Rgb(255, 100, 0), Pattern.FAST_BLINK), (1, 1): Light(RED, Pattern.ON)}
     frame = LedFrame.of(2, 2, lights)
     assert frame.dimmed(1.0) is frame
     half = frame.dimmed(0.5)
-    assert half.light((0, 0)) == Light(Colour(128, 50, 0), Pattern.FAST_BLINK)
-    assert half.light((1, 1)) == Light(Colour(128, 0, 0), Pattern.ON)
-    assert all(light.colour == Colour(0, 0, 0) for _, light in frame.dimmed(0.0).lights)
+    assert half.light((0, 0)) == Light(Rgb(128, 50, 0), Pattern.FAST_BLINK)
+    assert half.light((1, 1)) == Light(Rgb(128, 0, 0), Pattern.ON)
+    assert all(light.rgb == Rgb(0, 0, 0) for _, light in frame.dimmed(0.0).lights)

@@ -38,7 +38,7 @@ class LedCapture:
     grb: bytes
 
     def rgb(self, index: int) -> tuple[int, int, int]:
-        """Colour of the LED at chain position ``index`` as (r, g, b)."""
+        """Rgb of the LED at chain position ``index`` as (r, g, b)."""
         g, r, b = self.grb[3 * index:3 * index + 3]
         return r, g, b
 

@@ -15,8 +15,8 @@ import serial
 from board_sim import BUILD, BoardSim, serpentine_index
 
 from firmware_bridge import protocol as p
-from firmware_bridge.serial_backend import SerialBoard, led_message
-from firmware_bridge.types import BLUE, GREEN, RED, LedFrame, Light, Pattern, SquareChange
+from firmware_bridge.serial_backend import SerialDevice, led_message
+from firmware_bridge.types import BLUE, GREEN, RED, CellChange, LedFrame, Light, Pattern
 
 WAIT = 10.0  # generous bound for anything that should take milliseconds of simulated time
 
@@ -30,11 +30,11 @@ def wait_for(predicate: Callable[[], bool], what: str, timeout: float = WAIT) ->
 
 
 class Rig:
-    """A simulated board plus a SerialBoard connected to its pty, with every change queued."""
+    """A simulated board plus a SerialDevice connected to its pty, with every change queued."""
 
-    def __init__(self, sim: BoardSim, board: SerialBoard) -> None:
+    def __init__(self, sim: BoardSim, board: SerialDevice) -> None:
         self.sim, self.board = sim, board
-        self.changes: queue.Queue[SquareChange] = queue.Queue()
+        self.changes: queue.Queue[CellChange] = queue.Queue()
         board.on_change(self.changes.put)
 
     def next_changes(self, count: int) -> list[tuple[tuple[int, int], bool]]:
@@ -59,7 +59,7 @@ class Rig:
 @contextmanager
 def open_rig(elf_name: str = "firmware.elf", rows: int = 10, cols: int = 10) -> Iterator[Rig]:
     with BoardSim(BUILD / elf_name, rows=rows, cols=cols) as sim:
-        board = SerialBoard(sim.port, rows=rows, cols=cols, brightness=255)
+        board = SerialDevice(sim.port, rows=rows, cols=cols, brightness=255)
         board.start()
         try:
             assert board.wait_synced(WAIT), f"{board!r} never synced"
@@ -199,8 +199,8 @@ def test_serial_input_survives_led_refreshes() -> None:
     # frame is arriving. Every frame must still be ACKed intact: the firmware polls the receiver between
     # LED bytes, and the harness models the USART's data overrun.
     squares = [(r, c) for r in range(10) for c in range(10)]
-    frames = [LedFrame.of(10, 10, dict.fromkeys(squares, Light(colour, Pattern.FAST_BLINK)))
-              for colour in (BLUE, RED, GREEN)]
+    frames = [LedFrame.of(10, 10, dict.fromkeys(squares, Light(color, Pattern.FAST_BLINK)))
+              for color in (BLUE, RED, GREEN)]
     count = 24
     with BoardSim() as sim, serial.Serial(sim.port, 115200, timeout=0.02) as ser:
         reader = p.FrameReader()

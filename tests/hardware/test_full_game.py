@@ -6,7 +6,7 @@ a promotion for each side (plies 110: 41-46, 111: 10-5) with long king moves aft
 White has no piece left, so the controller must end the game by itself.
 
 Every move is made on the simulated reed-switch matrix of the real AVR firmware running on simavr; the
-real ``SerialBoard`` reads it over the harness's pty and the asyncio ``Session`` (wired as ``dboard play``
+real ``SerialDevice`` reads it over the harness's pty and the asyncio ``Session`` (wired as ``dboard play``
 wires it, on the monotonic clock) commits the moves. Captures are made in four hand orders in turn (piece
 first, captured pieces first, captured pieces while the piece is in the hand, mixed), and each lift or
 placement is awaited until the controller has seen it. The PDN the controller writes at the end must give the
@@ -27,11 +27,10 @@ from controller.config import Config
 from controller.journal import JOURNAL_NAME, read_journal
 from controller.session import Session
 from firmware_bridge.clock import MonotonicClock
-from firmware_bridge.serial_backend import SerialBoard
-from firmware_bridge.types import Square
+from firmware_bridge.serial_backend import SerialDevice
+from firmware_bridge.types import Cell
 from rules import Board, get_variant
-from rules.pdn import Game as PdnGame
-from rules.pdn import read_games, validate_game
+from rules.pdn import PdnGame, read_games, validate_game
 
 GAME_FILE = Path(__file__).resolve().parents[1] / "data" / "pdn-corpus" / "succeed" / "schildpad.pdn"
 GAME_NUMBER = 26
@@ -62,7 +61,7 @@ class Table:
 
     def __init__(self, sim: BoardSim, session: Session) -> None:
         self.sim, self.session = sim, session
-        self.occupied: set[Square] = set()
+        self.occupied: set[Cell] = set()
 
     async def until(self, done: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
         """Wait (bounded) until ``done()`` holds on the session's loop."""
@@ -74,7 +73,7 @@ class Table:
                                      f"last message {ctl.flags.messages[-1] if ctl.flags.messages else None}")
             await asyncio.sleep(0.005)
 
-    async def act(self, verb: str, square: Square, why: str) -> None:
+    async def act(self, verb: str, square: Cell, why: str) -> None:
         """Lift or place one piece, then wait until the controller has seen the board as it now is."""
         if verb == "lift":
             assert square in self.occupied, f"{why}: no piece on {square} to lift"
@@ -89,8 +88,8 @@ class Table:
                          f"the controller to see '{verb} {square}' ({why})")
 
 
-def actions(ply: int, origin: Square, target: Square,
-            captures: tuple[Square, ...]) -> list[tuple[str, Square]]:
+def actions(ply: int, origin: Cell, target: Cell,
+            captures: tuple[Cell, ...]) -> list[tuple[str, Cell]]:
     """The hand movements for one move, in one of four orders people use (chosen by the ply number)."""
     lift_caps = [("lift", sq) for sq in captures]
     if not captures:
@@ -108,7 +107,7 @@ def actions(ply: int, origin: Square, target: Square,
 async def replay_on_board(record: PdnGame, sim: BoardSim, journal: Path) -> tuple[str, list[ev.Event]]:
     """Play ``record`` by hand on the simulated board; the controller's PDN at the end, and its events."""
     config = Config(variant="international", human_color="both", opponent="person")
-    board = SerialBoard(sim.port, rows=10, cols=10)
+    board = SerialDevice(sim.port, rows=10, cols=10)
     session = Session(config, board, board, journal, clock=MonotonicClock())
     log: list[ev.Event] = []
     try:

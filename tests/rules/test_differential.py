@@ -100,21 +100,21 @@ def _italian_order_only(board: rules.Board, ours: set[MoveKey], theirs: set[Move
 
 
 def _position(board: rules.Board) -> set[tuple[str, str, bool]]:
-    """Pieces as (algebraic square, colour letter, is king)."""
+    """Pieces as (algebraic square, color letter, is king)."""
     geo = board.variant.geometry
     return {(alg(geo, sq), p.color.name[0], p.king) for sq, p in board.pieces().items()}
 
 
 def _pyd_position(variant: str, pyd: draughts.Board) -> set[tuple[str, str, bool]]:
-    """pydraughts' FEN read back into (algebraic square, colour letter, is king)."""
+    """pydraughts' FEN read back into (algebraic square, color letter, is king)."""
     out = set()
     for block in pyd.fen.split(":")[1:3]:
-        colour = block[0]
+        color = block[0]
         for token in filter(None, block[1:].split(",")):
             king = token.startswith("K")
             token = token.lstrip("K")
             name = token if token[0].isalpha() else _name(NUMBER_TO_RC[variant](int(token)))
-            out.add((name, colour, king))
+            out.add((name, color, king))
     return out
 
 

@@ -35,7 +35,7 @@ def test_algebraic_variant_accepts_numeric_fen() -> None:
     assert Board("russian", "W:W1,2:B32").fen() == "W:Wa1,c1:Bh8"
 
 
-def test_empty_colour_blocks_and_missing_blocks() -> None:
+def test_empty_color_blocks_and_missing_blocks() -> None:
     assert Board("international", "W:W:B").pieces() == {}
     assert Board("international", "B:W10").pieces() != {}
     assert Board("international", "W:B1").fen() == "W:W:B1"

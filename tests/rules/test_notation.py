@@ -76,7 +76,7 @@ def test_compulsory_capture_lists_all_options() -> None:
         b.parse_move("18-14")
 
 
-def test_no_piece_and_wrong_colour_and_bad_target() -> None:
+def test_no_piece_and_wrong_color_and_bad_target() -> None:
     b = Board("international")
     with pytest.raises(IllegalMoveError, match="no piece on 25"):
         b.parse_move("25-20")

@@ -29,8 +29,8 @@ def test_options_override_and_validate() -> None:
     assert Board(thai).turn == Color.WHITE
     assert get_variant("spanish", no_progress=20).no_progress_moves == 20
     assert get_variant("turkish", promotion_mid_capture="stop").promotion_mid_capture == "stop"
-    with pytest.raises(ValueError, match="colour"):
-        get_variant("thai", colour="white")
+    with pytest.raises(ValueError, match="color"):
+        get_variant("thai", color="white")
     with pytest.raises(ValueError, match="promotion_mid_capture"):
         get_variant("turkish", promotion_mid_capture="fly")
 

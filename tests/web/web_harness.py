@@ -1,4 +1,4 @@
-"""Test harness: a real controller Session on a SimulatedBoard plus the web server, running in their own
+"""Test harness: a real controller Session on a SimulatedDevice plus the web server, running in their own
 asyncio loop on a background thread (the browser side uses Playwright's sync API in the test thread)."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from playwright.sync_api import BrowserContext, Page, Playwright
 
 from controller.config import Config
 from controller.session import Session
-from firmware_bridge.board import MappedBoard
+from firmware_bridge.device import MappedDevice
 from firmware_bridge.orientation import Orientation
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
 from web.server import WebServer
 
@@ -37,11 +37,11 @@ class LiveServer:
                  real_board: bool = False) -> None:
         self.config = config
         size = BOARD_SIZES.get(config.variant, 8)
-        self.hand = SimulatedBoard(size, size, debounce=0.0)   # the physical pieces, moved by the test
+        self.hand = SimulatedDevice(size, size, debounce=0.0)   # the physical pieces, moved by the test
         self.board: Any = self.hand
-        if real_board:   # what the page sees of a GPIO or serial board: not a SimulatedBoard
+        if real_board:   # what the page sees of a GPIO or serial board: not a SimulatedDevice
             squares = frozenset((r, c) for r in range(size) for c in range(size))
-            self.board = MappedBoard(self.hand, Orientation(size, size), squares)
+            self.board = MappedDevice(self.hand, Orientation(size, size), squares)
         self.options = options or WebOptions(listen="127.0.0.1", port=0, data_dir=config.data_path)
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-test-loop", daemon=True)

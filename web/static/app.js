@@ -222,7 +222,7 @@ function renderBoard(el, rows, cols, s, opts = {}) {
       const led = leds.get(k);
       if (led && led.pattern !== "off") {
         const d = document.createElement("div");
-        const col = led.colour || led.color || [255, 255, 255];
+        const col = led.rgb || [255, 255, 255];
         d.className = `led ${led.pattern}`;
         d.style.background = `rgb(${col[0]},${col[1]},${col[2]})`;
         cell.appendChild(d);

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from _pdnhelpers import DATA, read_file, read_text
 
-from rules.pdn.model import Game
+from rules.pdn.model import PdnGame
 from rules.pdn.validate import final_board, variant_of
 from rules.pdn.writer import write_games
 
@@ -69,7 +69,7 @@ def test_recorded_ply_count_matches(games_by_file: dict[str, list]) -> None:
         assert len(game.moves) == int(game.tags["PlyCount"]), game.label()
 
 
-def assert_loser_cannot_move(game: Game) -> None:
+def assert_loser_cannot_move(game: PdnGame) -> None:
     board = final_board(game)
     loser_is_white = game.result == "0-1"
     assert (board.turn.name == "WHITE") == loser_is_white, game.label()
@@ -93,7 +93,7 @@ def test_spanish_game_won_by_capturing_every_piece(games_by_file: dict[str, list
 
 
 def test_italian_championship_game_reaches_kings_on_both_sides(games_by_file: dict[str, list]) -> None:
-    """Fero-Borghetti 1999 is long enough to test Italian king moves and captures for both colours."""
+    """Fero-Borghetti 1999 is long enough to test Italian king moves and captures for both colors."""
     fen = final_board(games_by_file["italian-published-games.pdn"][0]).fen()
     assert fen == "W:WK10,12,14,K20,24:B4,17,18,22,K30"
 

@@ -6,12 +6,12 @@ import io
 
 from _pdnhelpers import read_text
 
-from rules.pdn import Clock, Game, MoveNode
+from rules.pdn import Clock, MoveNode, PdnGame
 from rules.pdn.writer import write_game, write_games
 
 
 def test_canonical_tag_order() -> None:
-    game = Game(tags={"Opening": "Roozenburg", "FEN": "W:W31-50:B1-20", "Result": "1-0", "GameType": "20",
+    game = PdnGame(tags={"Opening": "Roozenburg", "FEN": "W:W31-50:B1-20", "Result": "1-0", "GameType": "20",
                       "White": "A", "Event": "E", "SetUp": "1", "Black": "B", "Date": "2026.11.29",
                       "Site": "S", "Round": "1"})
     lines = write_game(game).splitlines()
@@ -35,7 +35,7 @@ def test_lines_are_at_most_80_columns_and_round_trip() -> None:
 
 
 def test_second_player_first_and_clock_comments() -> None:
-    game = Game(tags={"FEN": "B:W31,32:B1,2", "SetUp": "1"}, start_ply=1, result="0-1")
+    game = PdnGame(tags={"FEN": "B:W31,32:B1,2", "SetUp": "1"}, start_ply=1, result="0-1")
     game.mainline.moves.append(MoveNode("2-7", clock=Clock(312, 298, "2026-11-29T13:10:55")))
     game.mainline.moves.append(MoveNode("31-27", nags=[1, 22], clock=Clock(300, 290)))
     text = write_game(game)
@@ -45,7 +45,7 @@ def test_second_player_first_and_clock_comments() -> None:
 
 
 def test_comment_with_a_closing_brace_becomes_a_line_comment() -> None:
-    game = Game()
+    game = PdnGame()
     game.mainline.moves.append(MoveNode("32-28", comments=["a } b"]))
     game.mainline.moves.append(MoveNode("19-23"))
     assert read_text(write_game(game)) == [game]

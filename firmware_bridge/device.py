@@ -1,7 +1,7 @@
 """Opening a board from a profile: pick the backend, wire in orientation and sensor mask.
 
-``open_board("8x8")`` returns one object that is both the SensorSource and the LedOutput; use it as a
-context manager (``with open_board(p) as board:``) so the hardware is released.
+``open_device("8x8")`` returns one object that is both the SensorSource and the LedOutput; use it as a
+context manager (``with open_device(p) as board:``) so the hardware is released.
 """
 
 from __future__ import annotations
@@ -12,21 +12,21 @@ from pathlib import Path
 from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
-from .gpio_backend import GpioBoard
+from .gpio_backend import GpioDevice
 from .interfaces import LedOutput
 from .orientation import Orientation
 from .profile import Profile, load_profile
-from .serial_backend import SerialBoard
-from .simulated import SimulatedBoard
-from .types import LedFrame, Occupancy, Square, SquareChange
+from .serial_backend import SerialDevice
+from .simulated import SimulatedDevice
+from .types import Cell, CellChange, LedFrame, Occupancy
 
 log = logging.getLogger(__name__)
 
 
-class MappedBoard(TrackedSensorSource, LedOutput):
+class MappedDevice(TrackedSensorSource, LedOutput):
     """Presents a backend in logical squares (White's view) and hides squares that carry no sensor."""
 
-    def __init__(self, inner: Any, orientation: Orientation, sensor_squares: frozenset[Square]) -> None:
+    def __init__(self, inner: Any, orientation: Orientation, sensor_squares: frozenset[Cell]) -> None:
         self.inner = inner
         self.orientation = orientation
         self.sensor_squares = sensor_squares
@@ -38,11 +38,11 @@ class MappedBoard(TrackedSensorSource, LedOutput):
         inner.on_snapshot(self._on_snapshot)
         self._on_snapshot(inner.snapshot(), publish=False)
 
-    def _logical(self, squares: frozenset[Square]) -> frozenset[Square]:
+    def _logical(self, squares: frozenset[Cell]) -> frozenset[Cell]:
         mapped = (self.orientation.to_logical(sq) for sq in squares)
         return frozenset(sq for sq in mapped if sq in self.sensor_squares)
 
-    def _on_change(self, change: SquareChange) -> None:
+    def _on_change(self, change: CellChange) -> None:
         pass          # changes are derived from snapshots so a masked or mapped square is handled once
 
     def _on_snapshot(self, snap: Occupancy, publish: bool = True) -> None:
@@ -80,7 +80,7 @@ class MappedBoard(TrackedSensorSource, LedOutput):
         return self._frame or LedFrame(self.rows, self.cols)
 
     def __repr__(self) -> str:
-        return f"MappedBoard({self.inner!r}, {self.orientation!r}, sensors={len(self.sensor_squares)})"
+        return f"MappedDevice({self.inner!r}, {self.orientation!r}, sensors={len(self.sensor_squares)})"
 
 
 def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any) -> Any:
@@ -90,7 +90,7 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
     if profile.backend == "simulated":
         kw: dict[str, Any] = {"debounce": profile.simulated.debounce}
         kw.update(overrides)
-        return SimulatedBoard(profile.rows, profile.cols, **kw)
+        return SimulatedDevice(profile.rows, profile.cols, **kw)
     if profile.backend == "gpio":
         s, le = profile.sensors, profile.leds
         kw = dict(rate=s.scan_hz, debounce_scans=s.debounce_scans, diodes=s.diodes, idle_rows=s.idle_rows,
@@ -99,18 +99,18 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
         if not le.enabled:
             kw["spi"] = False
         kw.update(overrides)
-        return GpioBoard(profile.rows, profile.cols, profile.gpio.row_pins, profile.gpio.col_pins, **kw)
+        return GpioDevice(profile.rows, profile.cols, profile.gpio.row_pins, profile.gpio.col_pins, **kw)
     se = profile.serial
     kw = dict(baud=se.baud, brightness=profile.leds.brightness, heartbeat=se.heartbeat, silence=se.silence,
               retry=se.retry)
     kw.update(overrides)
-    return SerialBoard(port or se.port, rows=profile.rows, cols=profile.cols, **kw)
+    return SerialDevice(port or se.port, rows=profile.rows, cols=profile.cols, **kw)
 
 
-def open_board(profile: Profile | str | Path, *, port: str | None = None, **overrides: Any) -> Any:
+def open_device(profile: Profile | str | Path, *, port: str | None = None, **overrides: Any) -> Any:
     """The board described by ``profile`` (a Profile, a name such as ``"8x8-gpio"`` or a path), ready for
     ``start()``; ``port`` and ``overrides`` as for ``build_backend``. Returns the backend itself when no
-    mapping is needed, else a MappedBoard around it."""
+    mapping is needed, else a MappedDevice around it."""
     if not isinstance(profile, Profile):
         profile = load_profile(profile)
     backend = build_backend(profile, port=port, **overrides)
@@ -119,10 +119,10 @@ def open_board(profile: Profile | str | Path, *, port: str | None = None, **over
     if orientation.identity and len(sensors) == profile.rows * profile.cols:
         return backend
     log.debug("board %s: mapping %s, %d sensor squares", profile.name, orientation, len(sensors))
-    return MappedBoard(backend, orientation, sensors)
+    return MappedDevice(backend, orientation, sensors)
 
 
-def serial_link(board: Any) -> SerialBoard | None:
+def serial_link(board: Any) -> SerialDevice | None:
     """The serial link behind ``board`` (through its mapping), or None for a board wired to the host."""
     inner = getattr(board, "inner", board)
-    return inner if isinstance(inner, SerialBoard) else None
+    return inner if isinstance(inner, SerialDevice) else None
