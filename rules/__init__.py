@@ -4,6 +4,7 @@ from rules.board import Board, LegalMoves
 from rules.errors import (
     AmbiguousMoveError,
     FenError,
+    Illegal,
     IllegalMoveError,
     InvalidMoveError,
     InvalidSquareError,
@@ -25,6 +26,7 @@ __all__ = [
     "FenError",
     "Game",
     "Geometry",
+    "Illegal",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidSquareError",

@@ -255,7 +255,7 @@ class Board:
         if raw is None:
             from rules.notation import explain_illegal
 
-            raise IllegalMoveError(explain_illegal(self, move))
+            raise IllegalMoveError(*explain_illegal(self, move))
         self._push_raw(raw)
         self.move_stack.append(move if move.path == raw[4] else self._wrap(raw))
 

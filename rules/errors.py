@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import enum
+
 
 class RulesError(ValueError):
     """Base class of every error raised by the rules core."""
@@ -23,8 +25,36 @@ class InvalidMoveError(RulesError):
     """Move text that is not syntactically a move of the variant's notation."""
 
 
+class Illegal(enum.Enum):
+    """Why a well-formed move is not legal: the rule refusing it, for programs (the message is for people).
+
+    The value is the rule's name as a player says it; the rules pages in docs/rules/ have a section for each.
+    """
+
+    NO_PIECE = "no piece to move"
+    NOT_YOUR_PIECE = "own pieces only"
+    NO_LEGAL_MOVE = "no legal move"
+    MUST_CAPTURE = "compulsory capture"
+    MUST_TAKE_MAXIMUM = "maximum capture"
+    MUST_TAKE_MORE_KINGS = "capture the most kings"
+    MUST_CAPTURE_WITH_KING = "capture with the king"
+    MUST_TAKE_KINGS_FIRST = "capture kings first"
+    INCOMPLETE_CAPTURE = "complete the capture"
+    WRONG_CAPTURE_PATH = "capture path"
+    PIECE_MOVEMENT = "piece movement"
+
+    @property
+    def rule(self) -> str:
+        """The rule's name as a player says it (\"compulsory capture\")."""
+        return self.value
+
+
 class IllegalMoveError(RulesError):
-    """A well-formed move that is not legal in the position; the message says why."""
+    """A well-formed move that is not legal in the position; the message says why, ``reason`` which rule."""
+
+    def __init__(self, message: str, reason: Illegal = Illegal.PIECE_MOVEMENT) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class AmbiguousMoveError(RulesError):

@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
-from rules.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
+from rules.errors import AmbiguousMoveError, Illegal, IllegalMoveError, InvalidMoveError, InvalidSquareError
 from rules.move import Move
 from rules.movegen import movegen_for
 
@@ -144,55 +144,80 @@ def parse_move(board: Board, text: str) -> Move:
     if len(candidates) > 1:
         texts = [move_text(board, m) for m in candidates]
         raise AmbiguousMoveError(f"{text!r} is ambiguous: it could be {_list(texts)}")
-    raise IllegalMoveError(_why_illegal(board, frm, to, text.strip(), legal, bool(mids)))
+    raise IllegalMoveError(*_why_illegal(board, frm, to, text.strip(), legal, bool(mids)))
 
 
-def explain_illegal(board: Board, move: object) -> str:
-    """Why a Move object cannot be pushed on `board`."""
+def explain_illegal(board: Board, move: object) -> tuple[str, Illegal]:
+    """Why a Move object cannot be pushed on `board`: the message and the rule that refuses it."""
     if not isinstance(move, Move):
-        return f"{move!r} is not a Move"
+        return f"{move!r} is not a Move", Illegal.PIECE_MOVEMENT
     g = board.variant.geometry
     try:
         text = full_text(board, move)
     except InvalidSquareError:
-        return f"{move!r} uses squares that are not on this board"
+        return f"{move!r} uses squares that are not on this board", Illegal.PIECE_MOVEMENT
     legal = list(board.legal_moves)
     same = [m for m in legal if m.from_square == move.from_square and m.to_square == move.to_square]
     if same and move.captures:
         return (f"{text} is not a legal move: it does not capture "
                 f"{', '.join(g.name(s) for s in move.captures)} legally; "
-                f"legal: {_list([move_text(board, m) for m in same])}")
+                f"legal: {_list([move_text(board, m) for m in same])}", Illegal.WRONG_CAPTURE_PATH)
     return _why_illegal(board, move.from_square, move.to_square, text, legal, False)
 
 
-def _why_illegal(board: Board, frm: int, to: int, text: str, legal: list[Move], with_mids: bool) -> str:
+_PRECEDENCE_REASONS = {   # precedence filter -> the rule, and what it requires in a player's words
+    "max_pieces": (Illegal.MUST_TAKE_MAXIMUM, "the capture taking the most pieces is compulsory"),
+    "max_kings": (Illegal.MUST_TAKE_MORE_KINGS, "the capture taking the most kings is compulsory"),
+    "capture_with_king": (Illegal.MUST_CAPTURE_WITH_KING, "a king that can capture must capture"),
+    "earliest_king": (Illegal.MUST_TAKE_KINGS_FIRST, "the capture meeting a king soonest is compulsory"),
+}
+
+
+def _outranked_by(board: Board, frm: int, to: int) -> str | None:
+    """The first precedence filter of the variant that removes every capture from `frm` to `to` (None when the
+    capture is not legal even before the filters)."""
+    own, opp = board._own_opp()
+    precedence = board.variant.precedence
+    for n in range(len(precedence) + 1):
+        partial = dataclasses.replace(board.variant, precedence=precedence[:n])
+        raw = movegen_for(partial).captures(own, opp, board._k, board.turn)
+        if not any(r[0] == frm and r[1] == to for r in raw):
+            return precedence[n - 1] if n else None
+    return None
+
+
+def _why_illegal(board: Board, frm: int, to: int, text: str, legal: list[Move],
+                 with_mids: bool) -> tuple[str, Illegal]:
     g = board.variant.geometry
+    turn = board.turn.name.title()
     piece = board.piece_at(frm)
     if piece is None:
-        return f"{text} is not a legal move: no piece on {g.name(frm)}"
+        return f"{text} is not a legal move: no piece on {g.name(frm)}", Illegal.NO_PIECE
     if piece.color != board.turn:
         return (f"{text} is not a legal move: the piece on {g.name(frm)} is {piece.color.name.title()}'s "
-                f"but {board.turn.name.title()} is to move")
+                f"but {turn} is to move", Illegal.NOT_YOUR_PIECE)
     if not legal:
-        return f"{text} is not a legal move: {board.turn.name.title()} has no legal move"
+        return f"{text} is not a legal move: {turn} has no legal move", Illegal.NO_LEGAL_MOVE
     captures = [m for m in legal if m.is_capture]
     mine = [m for m in legal if m.from_square == frm]
     if with_mids and any(m.to_square == to for m in mine):
         opts = [move_text(board, m) for m in mine if m.to_square == to]
-        return f"{text} is not a legal move: no capture passes those squares; legal: {_list(opts)}"
-    if captures:
-        # Would it be legal without the precedence filters (quantity, quality...)?
-        if board.variant.precedence:
-            free = dataclasses.replace(board.variant, precedence=())
-            own, opp = board._own_opp()
-            raw = movegen_for(free).captures(own, opp, board._k, board.turn)
-            if any(r[0] == frm and r[1] == to for r in raw):
-                rules = ", ".join(p.replace("_", " ") for p in board.variant.precedence)
-                return (f"{text} is not a legal move: the capture precedence ({rules}) requires "
-                        f"{_list([move_text(board, m) for m in captures])}")
-        return f"{text} is not a legal move: a capture was compulsory: " + _list(
-            [move_text(board, m) for m in captures])
-    if mine:
-        return (f"{text} is not a legal move: the piece on {g.name(frm)} can only play "
-                f"{_list([move_text(board, m) for m in mine])}")
-    return f"{text} is not a legal move: the piece on {g.name(frm)} has no legal move"
+        return (f"{text} is not a legal move: no capture passes those squares; legal: {_list(opts)}",
+                Illegal.WRONG_CAPTURE_PATH)
+    if not captures:
+        if mine:
+            return (f"{text} is not a legal move: the piece on {g.name(frm)} can only play "
+                    f"{_list([move_text(board, m) for m in mine])}", Illegal.PIECE_MOVEMENT)
+        return (f"{text} is not a legal move: the piece on {g.name(frm)} has no legal move",
+                Illegal.PIECE_MOVEMENT)
+    required = _list([move_text(board, m) for m in captures])
+    unfinished = [m for m in mine if to in m.path[1:-1]]
+    if unfinished:
+        return (f"{text} is not a legal move: the capture must go on to the end "
+                f"({_list([move_text(board, m) for m in unfinished])})", Illegal.INCOMPLETE_CAPTURE)
+    if board.variant.precedence:
+        rule = _outranked_by(board, frm, to)
+        if rule is not None:
+            reason, words = _PRECEDENCE_REASONS[rule]
+            return f"{text} is not a legal move: {words}: {required}", reason
+    return f"{text} is not a legal move: a capture was compulsory: {required}", Illegal.MUST_CAPTURE

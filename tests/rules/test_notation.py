@@ -66,7 +66,7 @@ def test_compulsory_capture_message() -> None:
     b = Board("international", "W:W27,28,40:B22,21")
     with pytest.raises(IllegalMoveError, match="a capture was compulsory: 28x26"):
         b.parse_move("40-35")
-    with pytest.raises(IllegalMoveError, match=r"precedence .*requires 28x26"):
+    with pytest.raises(IllegalMoveError, match=r"the capture taking the most pieces is compulsory: 28x26"):
         b.parse_move("27x16")
 
 
