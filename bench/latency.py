@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.config import Config
-from controller.machine import Controller, GameSettings
+from controller.machine import Controller
+from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
 from rules import Board
 
@@ -61,7 +62,7 @@ def run(events: int, seed: int) -> tuple[list[float], list[float], int]:
         occ = set(ctl.exp.base)
         ctl.snapshot(frozenset(occ))
         for _ply in range(120):
-            if ctl.state != "player_to_move" or not ctl.exp.shapes:
+            if ctl.state != "person.idle" or not ctl.exp.shapes:
                 break
             shape = rng.choice(ctl.exp.shapes)
             if len(shape.captures) >= 3:
@@ -92,7 +93,7 @@ def run(events: int, seed: int) -> tuple[list[float], list[float], int]:
                 latencies.append(t1 - t0)
             clock.advance(0.5)
             ctl.tick()
-            if ctl.state not in ("player_to_move", "game_over"):
+            if ctl.state not in ("person.idle", "game_over"):
                 break
     return latencies[:events], peer, long_captures
 

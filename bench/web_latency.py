@@ -187,7 +187,7 @@ async def new_game(session: Session, board: SimulatedDevice, recorder: Recorder)
     await session.idle()
     board.set_occupancy(session.controller.exp.base)
     await settle(session)
-    if session.controller.state != "player_to_move":
+    if session.controller.state != "person.idle":
         raise SystemExit(f"error: the new game did not start (state {session.controller.state})")
 
 
@@ -199,7 +199,7 @@ async def drive(session: Session, board: SimulatedDevice, recorder: Recorder, ac
     done = plies = 0
     games = 1   # the game the Session started with
     while done < actions:
-        if ctl.state != "player_to_move" or len(ctl.records) >= MAX_PLIES:
+        if ctl.state != "person.idle" or len(ctl.records) >= MAX_PLIES:
             await new_game(session, board, recorder)
             games += 1
         shape = rng.choice(sorted(ctl.exp.shapes, key=lambda s: s.text))

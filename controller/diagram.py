@@ -2,28 +2,64 @@
 
 ``python -m controller.diagram`` prints it; controller/DIAGRAM.md and the top-level README hold committed
 copies (``--markdown``, ``--readme README.md``), and a test checks they agree with the machine.
+Nested states are drawn inside their turn; an edge from a turn (``person --> computer: commit``) holds from
+every state inside it.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
-from .machine import STATES, TRANSITIONS
+from .states import STATES, TRANSITIONS, TurnState
+
+SEP = TurnState.separator
+
+
+def edges() -> dict[tuple[str, str], list[str]]:
+    """Every drawn edge: (source, dest) as declared (``person``, ``person.idle``) -> its triggers in order."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for t in TRANSITIONS:
+        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
+        for source in sources:
+            triggers = found.setdefault((source, t["dest"]), [])
+            if t["trigger"] not in triggers:
+                triggers.append(t["trigger"])
+    return found
+
+
+def _ident(name: str) -> str:
+    return name.replace(SEP, "_")
+
+
+def _state_lines(state: Any, parent: str, indent: str) -> list[str]:
+    if isinstance(state, str):
+        state = {"name": state}
+    name = f"{parent}{SEP}{state['name']}" if parent else state["name"]
+    children = state.get("children", [])
+    label = f'state "{state["name"]}" as {_ident(name)}' if parent else None
+    if not children:
+        return [f"{indent}{label}"] if label else []
+    initial = _ident(name + SEP + state["initial"])
+    lines = [f"{indent}state {_ident(name)} {{", f"{indent}    [*] --> {initial}"]
+    for child in children:
+        lines += _state_lines(child, name, indent + "    ")
+    inner = [(s, d) for s, d in edges() if s.startswith(name + SEP) and d.startswith(name + SEP)]
+    lines += [f"{indent}    {_ident(s)} --> {_ident(d)}: {', '.join(edges()[(s, d)])}" for s, d in inner]
+    return [*lines, f"{indent}}}"]
 
 
 def mermaid() -> str:
     """The machine's states and transitions as a Mermaid ``stateDiagram-v2``."""
-    lines = ["stateDiagram-v2", f"    [*] --> {STATES[0]}"]
-    edges: dict[tuple[str, str], list[str]] = {}
-    for t in TRANSITIONS:
-        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
-        for source in sources:
-            if source != t["dest"]:
-                edges.setdefault((source, t["dest"]), []).append(t["trigger"])
-    for (source, dest), triggers in sorted(edges.items(), key=lambda e: (STATES.index(e[0][0]),
-                                                                          STATES.index(e[0][1]))):
-        lines.append(f"    {source} --> {dest}: {', '.join(triggers)}")
+    first = STATES[0] if isinstance(STATES[0], str) else STATES[0]["name"]
+    lines = ["stateDiagram-v2", f"    [*] --> {first}"]
+    for state in STATES:
+        lines += _state_lines(state, "", "    ")
+    for (source, dest), triggers in edges().items():
+        parent = source.rpartition(SEP)[0]
+        if not (parent and dest.startswith(parent + SEP)):
+            lines.append(f"    {_ident(source)} --> {_ident(dest)}: {', '.join(triggers)}")
     return "\n".join(lines) + "\n"
 
 

@@ -220,11 +220,11 @@ async def _computer(session: Session, board: SimulatedDevice | None, auto: bool,
     """Wait while the computer thinks; with ``auto`` make its move on the board."""
     ctl = session.controller
     waited = 0.0
-    while ctl.state == "computer_move_pending" and ctl.computer_shape is None and waited < seconds:
+    while ctl.state == "computer.thinking" and waited < seconds:
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
-    if ctl.state != "computer_move_pending" or ctl.computer_shape is None or board is None:
+    if ctl.state != "computer.showing" or ctl.computer_shape is None or board is None:
         return
     if auto:
         _execute(session, board, "computer")
@@ -308,6 +308,6 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
             await server.stop()
         await asyncio.sleep(0.05)
         printer.cancel()
-        if session.controller.state == "game_over":
+        if session.controller.turn_state == "game_over":
             print(session.controller.pdn())
     return 0

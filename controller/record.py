@@ -1,23 +1,31 @@
 """The game as recorded: start position plus committed plies, replayed through the rules core.
 
-The controller's position is by definition the replay of its records, so a takeback, a restart after a power
-cut and the journal all agree. ``forced`` plies (a missed capture accepted or huffed) carry the FEN after
-them.
+``GameRecord`` owns one game's record: settings, plies, the rules ``Game`` they replay to, the clocks, the
+journal each ply is written to before it counts, and the PDN file written at the end. The controller's
+position is by definition the replay of its records, so a takeback, a restart after a power cut and the
+journal all agree. ``forced`` plies (a missed capture accepted or huffed) carry the FEN after them.
 The PDN writer is imported with this module, not on the first export: that import costs ~15-25 ms, which
 would otherwise fall on the event loop at the end of the first game, before the GameOver update goes out.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
 
-from rules import Board, Color, Game, Variant
+from firmware_bridge.clock import Clock as TimeSource
+from rules import Board, Color, Game, Move, Variant, get_variant
 from rules.pdn import Clock, Line, MoveNode, PdnGame
 from rules.pdn.writer import write_game
 
-from .journal import Record
+from .clocks import GameClocks, TimeControl
+from .journal import Journal, JournalState, Record, durable_replace
+from .settings import GameSettings
 
 
 def replay(variant: Variant, start_fen: str | None, records: Iterable[Record]) -> Game:
@@ -107,3 +115,178 @@ def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record]
     start_ply = 0 if board.turn == variant.first else 1
     game = PdnGame(tags=header, mainline=Line(nodes), result=tags.result, start_ply=start_ply)
     return write_game(game)
+
+
+def color_name(color: Color) -> str:
+    """``white`` or ``black``: how sides are named in events, settings and the journal."""
+    return "white" if color == Color.WHITE else "black"
+
+
+class GameRecord:
+    """One game's record: settings, committed plies, the rules ``Game`` they replay to, clocks, journal, PDN.
+
+    Every ply is on disk (journal, fsynced) before it is part of the game: ``play`` and ``force`` write first
+    and change the game only when the write succeeded, so a failed write leaves the game as it was.
+    """
+
+    def __init__(self, settings: GameSettings, *, clock: TimeSource, wall: Callable[[], datetime],
+                 journal: Journal | None = None, pdn_dir: Path | None = None, plies: Iterable[Record] = (),
+                 started: datetime | None = None) -> None:
+        settings.check()
+        self.settings = settings
+        self.variant: Variant = get_variant(settings.variant)
+        self.journal = journal
+        self.pdn_dir = pdn_dir
+        self._clock = clock
+        self._wall = wall
+        self.plies: list[Record] = list(plies)
+        self.game: Game = replay(self.variant, settings.fen, self.plies)
+        self.started: datetime = started or wall()
+        self.outcome: tuple[str, str] | None = None
+        self.pdn_path: Path | None = None
+        self.turn_since: float | None = None
+        self.clocks = GameClocks(TimeControl.parse(settings.time_control)) if settings.time_control else None
+        last_clocks = next((r.clocks for r in reversed(self.plies) if r.clocks is not None), None)
+        if self.clocks is not None and last_clocks is not None:
+            self.clocks.remaining = {"white": last_clocks[0], "black": last_clocks[1]}
+
+    @classmethod
+    def begin(cls, settings: GameSettings, **kwargs: Any) -> GameRecord:
+        """A new game, its journal started (the previous journal replaced) before it counts."""
+        record = cls(settings, **kwargs)
+        if record.journal is not None:
+            record.journal.start({"settings": settings.to_json(), "fen": record.game.board.fen(),
+                                  "started": record.started.isoformat(timespec="seconds")})
+        return record
+
+    @classmethod
+    def resume(cls, state: JournalState, **kwargs: Any) -> GameRecord:
+        """The journaled game in progress (its PDN file kept if it was saved on demand before)."""
+        started = state.header.get("started")
+        record = cls(GameSettings(**state.header["settings"]), plies=state.records,
+                     started=datetime.fromisoformat(started) if started else None, **kwargs)
+        if started and record.pdn_dir is not None and record.pdn_name().exists():
+            record.pdn_path = record.pdn_name()
+        return record
+
+    # --- the game -----------------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        """The current position."""
+        return self.game.board
+
+    @property
+    def mover(self) -> str:
+        """The side to move, ``white`` or ``black``."""
+        return color_name(self.game.board.turn)
+
+    def start_board(self) -> Board:
+        """The position the game started from."""
+        return Board(self.variant, self.settings.fen)
+
+    def boards(self) -> Iterator[Board]:
+        """The position at the start and after every ply, in order (each a fresh copy)."""
+        for game in replay_positions(self.variant, self.settings.fen, self.plies):
+            yield game.board.copy()
+
+    # --- recording ----------------------------------------------------------------------------------
+    def play(self, move: Move, text: str) -> Record:
+        """Record a legal move: journaled first, then played (a failed write raises and changes nothing)."""
+        after = self.game.board.copy()
+        after.push(move)
+        record = self._save("move", text, after.fen(), self.mover)
+        self.game.push(move)
+        return record
+
+    def force(self, fen: str, text: str, by: str) -> Record:
+        """Record a ply the rules refuse (a missed capture accepted or huffed): the position after it is
+        ``fen``."""
+        record = self._save("forced", text, fen, by)
+        self.game = Game(self.variant, fen=fen)
+        return record
+
+    def _save(self, kind: str, text: str, fen: str, by: str) -> Record:
+        """Time the ply (the mover's seconds, both clocks after it, the wall time) and journal it; the clocks
+        are pressed only when the journal took it."""
+        now = self._clock.now()
+        seconds = round(now - self.turn_since, 3) if self.turn_since is not None else None
+        clocks = copy.deepcopy(self.clocks)
+        remaining = None
+        if clocks is not None:
+            clocks.press(now)
+            remaining = (round(clocks.left("white", now), 3), round(clocks.left("black", now), 3))
+        record = Record(kind, text, fen, by, seconds, remaining, self._wall().isoformat(timespec="seconds"))
+        if self.journal is not None:
+            self.journal.record(record)  # on disk before any LED confirms the ply
+        self.plies.append(record)
+        self.clocks = clocks
+        self.turn_since = None
+        return record
+
+    def take_back(self, plies: int) -> int:
+        """Take back up to ``plies`` plies (journaled); returns how many were taken back."""
+        plies = min(plies, len(self.plies))
+        if plies == 0:
+            raise ValueError("there is no move to take back")
+        if self.journal is not None:
+            self.journal.takeback(plies)
+        del self.plies[-plies:]
+        self.game = replay(self.variant, self.settings.fen, self.plies)
+        self.outcome = None
+        return plies
+
+    def start_turn(self, now: float) -> None:
+        """The side to move starts thinking: its time is counted from ``now`` and its clock runs."""
+        if self.turn_since is None:
+            self.turn_since = now
+        if self.clocks is not None and self.clocks.running != self.mover:
+            self.clocks.start(self.mover, now)
+
+    def finish(self, result: str, reason: str) -> None:
+        """The game ended: clocks stopped, the end journaled, the PDN written."""
+        self.outcome = (result, reason)
+        if self.clocks is not None:
+            self.clocks.stop(self._clock.now())
+        if self.journal is not None:
+            self.journal.end(result, reason)
+        self.write_pdn()
+
+    # --- PDN ----------------------------------------------------------------------------------------
+    def player(self, color: str) -> str:
+        """The PDN name of who plays ``color``."""
+        s = self.settings
+        if s.plays(color) == "person":
+            return "Person"
+        return "External engine" if s.opponent == "external" else f"Computer (level {s.level})"
+
+    def pdn(self) -> str:
+        """The game so far as PDN text (Result ``*`` while it is in progress)."""
+        result = self.outcome[0] if self.outcome else "*"
+        tags = PdnTags(white=self.player("white"), black=self.player("black"), result=result,
+                       date=f"{self.started:%Y.%m.%d}", time_control=self.settings.time_control)
+        return write_pdn(self.variant, self.settings.fen, self.plies, tags)
+
+    def pdn_name(self) -> Path:
+        """The game's file in the library: its start time and variant."""
+        assert self.pdn_dir is not None
+        return self.pdn_dir / f"{self.started:%Y%m%d-%H%M%S}-{self.variant.id}.pdn"
+
+    def write_pdn(self) -> Path | None:
+        """Write the game's PDN into its own file in ``pdn_dir``, at the game's end and on demand; later
+        writes of the same game replace its file atomically. None without a ``pdn_dir``."""
+        if self.pdn_dir is None:
+            return None
+        self.pdn_dir.mkdir(parents=True, exist_ok=True)
+        if self.pdn_path is None:
+            path = self.pdn_name()
+            number = 2
+            while path.exists():
+                path = path.with_name(f"{self.pdn_name().stem}-{number}.pdn")
+                number += 1
+            self.pdn_path = path
+        durable_replace(self.pdn_path, self.pdn())
+        return self.pdn_path
+
+    def __repr__(self) -> str:
+        state = f"{self.outcome[0]}" if self.outcome else f"{self.mover} to move"
+        return f"GameRecord({self.variant.id}, plies={len(self.plies)}, {state})"

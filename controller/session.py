@@ -38,7 +38,8 @@ from . import commands as cmd
 from . import events as ev
 from .config import Config
 from .journal import Journal
-from .machine import Controller, EngineJob, GameSettings
+from .machine import Controller
+from .settings import EngineJob, GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -327,7 +328,7 @@ class Session:
             try:
                 self._handle(item)
             except ValueError as exc:
-                self.controller._say(str(exc), "error")
+                self.controller.say(str(exc), "error")
             except Exception:
                 log.exception("session failed handling %r", item)
             finally:
@@ -343,8 +344,8 @@ class Session:
         elif isinstance(item, _Link):
             ctl.board_link(item.connected)
         elif isinstance(item, _EngineAnswer):
-            if item.note is not None and item.token == ctl._engine_token:
-                ctl._say(item.note, "warning")
+            if item.note is not None and item.token == ctl.engine_token:
+                ctl.say(item.note, "warning")
             ctl.computer_moved(item.token, item.move)
         elif isinstance(item, cmd.Command):
             self._command(item)
@@ -365,7 +366,7 @@ class Session:
             path = self.save_pdn()
             if path is None:
                 raise ValueError("there is no data directory to save the game in")
-            ctl._say(f"The game so far is saved in {path}.")
+            ctl.say(f"The game so far is saved in {path}.")
         elif isinstance(c, cmd.Takeback):
             ctl.takeback(c.plies)
         elif isinstance(c, cmd.Resign):
@@ -438,9 +439,9 @@ class Session:
         ctl, path = self.controller, self.ratings_path
         s = ctl.settings
         if (path is None or s.opponent != "engine" or s.human_color not in ("white", "black")
-                or self._rated_game == ctl.started):
+                or self._rated_game == ctl.record.started):
             return
-        self._rated_game = ctl.started  # a takeback after the end and a second ending do not count twice
+        self._rated_game = ctl.record.started  # a takeback after the end, a second ending: counted once
         winner = "white" if result == "1-0" else "black" if result == "0-1" else None
         score = 0.5 if winner is None else 1.0 if winner == s.human_color else 0.0
         self._background_task(self._record_rating(path, s.player, s.variant, s.level, score))
@@ -450,10 +451,10 @@ class Session:
             old, new = await asyncio.to_thread(_record_engine_game, path, player, variant, level, score)
         except (sqlite3.Error, OSError, ValueError) as exc:
             log.warning("cannot update the rating in %s: %s", path, exc)
-            self.controller._say(f"Your rating could not be updated: {exc}", "warning")
+            self.controller.say(f"Your rating could not be updated: {exc}", "warning")
             self._broadcast_state()
             return
-        self.controller._say(f"Your {variant} rating: {old.rating:.0f} -> {new.rating:.0f} "
+        self.controller.say(f"Your {variant} rating: {old.rating:.0f} -> {new.rating:.0f} "
                              f"(RD {old.rd:.0f} -> {new.rd:.0f})")
         self._show_rating(player, variant, new)
         self._broadcast_state()
@@ -475,7 +476,7 @@ class Session:
         with self._progress_lock:
             pending, self._progress, self._progress_due = self._progress, None, False
         ctl = self.controller
-        if pending is None or pending[0] != ctl._engine_token or ctl.state == "game_over":
+        if pending is None or pending[0] != ctl.engine_token or ctl.turn_state == "game_over":
             return  # it belongs to a search for an earlier turn
         progress = pending[1]
         event = ev.EngineProgress(progress.depth, progress.score / 100, tuple(progress.pv_text))

@@ -10,7 +10,8 @@ from pathlib import Path
 from controller import events as ev
 from controller.config import Config
 from controller.journal import Journal
-from controller.machine import Controller, GameSettings
+from controller.machine import Controller
+from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
 
 

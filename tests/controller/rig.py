@@ -10,7 +10,8 @@ from pathlib import Path
 from controller import events as ev
 from controller.config import Config
 from controller.journal import Journal
-from controller.machine import Controller, EngineJob, GameSettings
+from controller.machine import Controller
+from controller.settings import EngineJob, GameSettings
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.types import Cell
 

@@ -10,8 +10,8 @@ from rig import Rig
 
 from controller import events as ev
 from controller.clocks import GameClocks, TimeControl, TimeControlError
-from controller.machine import GameSettings
 from controller.session import Session
+from controller.settings import GameSettings
 from rules.pdn import read_games
 
 

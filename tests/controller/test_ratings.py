@@ -53,7 +53,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             ctl = session.controller
             board.set_occupancy(ctl.exp.base)
             await session.idle()
-            assert session.state()["state"] == "player_to_move"
+            assert session.state()["state"] == "person.idle"
             [shape] = ctl.exp.shapes  # 18x9 takes the last black man
             board.lift(shape.origin)
             for sq in shape.captures:
@@ -83,7 +83,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             for sq in shape.captures:
                 board.place(sq)
             await session.idle()
-            assert session.state()["state"] == "player_to_move"
+            assert session.state()["state"] == "person.idle"
             board.lift(shape.origin)
             for sq in shape.captures:
                 board.lift(sq)

@@ -12,7 +12,7 @@ from firmware_bridge.types import BLUE, GREEN, ORANGE, PURPLE, RED, WHITE, YELLO
 @pytest.mark.parametrize("variant", sorted(OPENINGS))
 def test_simple_moves_commit_at_once(variant: str) -> None:
     r = Rig(variant)
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     first, reply = OPENINGS[variant]
     r.move(first, settle=False)
     assert r.texts == [first], "a simple move no longer move could extend commits without waiting"
@@ -28,10 +28,10 @@ def test_lift_shows_destinations_and_replacing_changes_nothing(variant: str) -> 
     first, _ = OPENINGS[variant]
     origin, target = first.split("-")
     r.lift(origin)
-    assert r.state == "piece_lifted"
+    assert r.state == "person.lifted"
     assert r.lit()[target].rgb == GREEN
     r.place(origin)
-    assert r.state == "player_to_move" and r.texts == []
+    assert r.state == "person.idle" and r.texts == []
 
 
 @pytest.mark.parametrize("order", ["captured_first", "captured_during", "captured_after"])
@@ -42,7 +42,7 @@ def test_capture_any_removal_order_international(order: str) -> None:
               "captured_after": "lift 28, place 19, lift 23"}[order]
     r.do(script)
     assert r.texts == ["28x19"]
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
 
 
 def test_capture_in_progress_shows_next_landing_and_pieces_to_take_off() -> None:
@@ -50,12 +50,12 @@ def test_capture_in_progress_shows_next_landing_and_pieces_to_take_off() -> None
     shape = r.ctl.exp.shapes[0]
     mid = r.ctl.map.name(shape.path[1])
     r.do(f"lift 38, place {mid}")
-    assert r.state == "capture_in_progress"
+    assert r.state == "person.capturing"
     lit = r.lit()
     assert lit[r.ctl.map.name(shape.path[2])].rgb == GREEN
     assert lit["32"].rgb == RED and lit["22"].rgb == RED
     r.wait(10)  # a stop during a multi-capture never goes out of sync nor commits
-    assert r.state == "capture_in_progress" and r.texts == []
+    assert r.state == "person.capturing" and r.texts == []
     r.do(f"lift {mid}, lift 32, lift 22, place {shape.text.split('x')[-1]}")
     assert r.texts == [shape.text]
 
@@ -82,12 +82,12 @@ def test_capture_ending_on_its_own_start_square() -> None:
 def test_flying_king_passing_squares_waits_for_settle() -> None:
     r = Rig("international", fen="W:WK46:B5")
     r.do("lift 46, place 41")
-    assert r.state == "move_pending_settle" and r.texts == []
+    assert r.state == "person.settling" and r.texts == []
     r.do("lift 41, place 37")
     r.wait(0.2)
     assert r.texts == [], "committed before the settle time"
     r.wait(0.15)
-    assert r.texts == ["46-37"] and r.state == "player_to_move"
+    assert r.texts == ["46-37"] and r.state == "person.idle"
 
 
 def test_flying_king_slide_to_the_end_commits_at_once() -> None:
@@ -99,9 +99,9 @@ def test_flying_king_slide_to_the_end_commits_at_once() -> None:
 def test_reply_before_settle_commits_the_pending_move() -> None:
     r = Rig("international", fen="W:WK46:B5")
     r.do("lift 46, place 37")
-    assert r.state == "move_pending_settle"
+    assert r.state == "person.settling"
     r.do("lift 5")  # black touches his piece before the settle time ran out
-    assert r.texts == ["46-37"] and r.state == "piece_lifted"
+    assert r.texts == ["46-37"] and r.state == "person.lifted"
     r.do("place 10")
     assert r.texts == ["46-37", "5-10"]
 
@@ -110,17 +110,17 @@ def test_wrong_color_of_squares_english_set_up_for_spanish() -> None:
     r = Rig("spanish", setup=False)
     english = Rig("english", setup=False)
     r.set(english.ctl.exp.base)
-    assert r.state == "waiting_start"
+    assert r.state == "setup"
     assert "wrong color of squares" in r.messages()
     lit = r.lit()
     assert sum(1 for light in lit.values() if light.rgb == RED) == 24
     r.set(r.ctl.exp.base)
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
 
 
 def test_orientation_from_the_setting() -> None:
     r = Rig("international", flipped=True)
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     assert r.sq("46") == (9, 9)  # white's square 46 is at the far corner when White sits at the far side
     r.move("32-28")
     assert r.texts == ["32-28"]
@@ -145,7 +145,7 @@ def test_out_of_sync_after_grace_and_resume() -> None:
     r = Rig("international")
     r.lift("1")  # black piece lifted on white's turn
     r.wait(2.9)
-    assert r.state == "player_to_move", "out of sync before the grace time"
+    assert r.state == "person.idle", "out of sync before the grace time"
     r.wait(0.2)
     assert r.state == "out_of_sync"
     sync = r.of(ev.OutOfSync)[-1]
@@ -153,7 +153,7 @@ def test_out_of_sync_after_grace_and_resume() -> None:
     assert r.lit()["1"].rgb == BLUE
     assert "put a black man on 1" in r.messages()
     r.place("1")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     r.move("32-28", settle=False)
     assert r.texts == ["32-28"]
 
@@ -164,7 +164,7 @@ def test_flicker_shorter_than_settle_changes_nothing() -> None:
     r.place("25", dt=0.01)
     r.lift("25", dt=0.1)
     r.wait(5)
-    assert r.state == "player_to_move" and r.texts == [] and r.ctl.frame == frame
+    assert r.state == "person.idle" and r.texts == [] and r.ctl.frame == frame
     assert not r.of(ev.OutOfSync)
 
 
@@ -179,7 +179,7 @@ def test_out_of_sync_knocked_piece_shows_squares_to_empty_and_fill() -> None:
     r.do("lift 14")
     assert r.state == "out_of_sync" and r.lit()["1"].rgb == BLUE and "14" not in r.lit()
     r.do("place 1")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
 
 
 def test_refusal_names_the_rule_in_teaching_mode() -> None:
@@ -190,7 +190,7 @@ def test_refusal_names_the_rule_in_teaching_mode() -> None:
     assert "compulsory" in r.messages() and "rule of compulsory capture" in r.messages()
     assert r.lit()["28"].rgb == ORANGE
     r.do("lift 34, place 40")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
 
 
 def test_refusal_is_told_once_outside_teaching_mode() -> None:
@@ -213,7 +213,7 @@ def test_lift_of_a_piece_that_may_not_move_shows_no() -> None:
 def test_computer_move_shown_and_accepted_only_when_executed_exactly() -> None:
     r = Rig("international", human_color="white", opponent="engine")
     r.move("32-28")
-    assert r.state == "computer_move_pending" and r.jobs
+    assert r.state == "computer.thinking" and r.jobs
     r.answer_engine("19-23")
     lit = r.lit()
     assert lit["19"].rgb == YELLOW and lit["23"].rgb == YELLOW
@@ -221,7 +221,7 @@ def test_computer_move_shown_and_accepted_only_when_executed_exactly() -> None:
     assert r.texts == ["32-28"]
     assert "not the computer's move 19-23" in r.messages()
     r.do("lift 24, place 20, lift 19, place 23")
-    assert r.texts == ["32-28", "19-23"] and r.state == "player_to_move"
+    assert r.texts == ["32-28", "19-23"] and r.state == "person.idle"
 
 
 def test_computer_alternative_accepted_when_configured() -> None:
@@ -237,7 +237,7 @@ def test_computer_capture_then_reply_before_settle() -> None:
     r.answer_engine("5-10")
     r.do("lift 5, place 10")
     assert r.texts == ["5-10"]
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
 
 
 def test_stale_engine_answer_after_takeback_is_ignored() -> None:
@@ -245,7 +245,7 @@ def test_stale_engine_answer_after_takeback_is_ignored() -> None:
     r.move("32-28")
     token = r.jobs[-1].token
     r.do("lift 28, place 32, wait 0.4")
-    assert r.texts == [] and r.state == "player_to_move"
+    assert r.texts == [] and r.state == "person.idle"
     r.ctl.computer_moved(token, r.jobs[-1].board.parse_move("19-23"))
     assert r.ctl.computer_shape is None
 
@@ -284,7 +284,7 @@ def test_takeback_command_guides_pieces_back() -> None:
     lit = r.lit()
     assert lit["12"].rgb == WHITE and lit["16"].rgb == RED and lit["21"].rgb == BLUE
     r.do("lift 16, place 12, lift 17, place 21")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
 
 
 def test_setting_up_the_start_position_starts_a_new_game() -> None:
@@ -293,7 +293,7 @@ def test_setting_up_the_start_position_starts_a_new_game() -> None:
         r.move(m)
     r.set(r.ctl.start_occupancy)
     r.wait(0.4)
-    assert r.texts == [] and r.state == "player_to_move"
+    assert r.texts == [] and r.state == "person.idle"
 
 
 def test_game_over_and_pdn(tmp_path) -> None:
@@ -320,13 +320,13 @@ def test_missed_capture_rejected_international() -> None:
 def test_missed_capture_polish_opponent_accepts() -> None:
     r = Rig("polish", fen="W:W28,40:B23,1")
     r.do("lift 40, place 34, wait 0.4")
-    assert r.state == "missed_capture"
+    assert r.state == "person.missed_capture"
     assert "black chooses: retract or accept" in r.messages()
     assert r.lit()["28"].rgb == ORANGE
     with pytest.raises(ValueError, match="huff"):
         r.ctl.missed_choice("huff")
     r.ctl.missed_choice("accept")
-    assert r.texts == ["40-34"] and r.state == "player_to_move"
+    assert r.texts == ["40-34"] and r.state == "person.idle"
     assert r.ctl.game.board.turn.name == "BLACK"
     reply = r.ctl.exp.shapes[0].text
     r.move(reply)
@@ -339,7 +339,7 @@ def test_missed_capture_polish_opponent_retracts() -> None:
     r.ctl.missed_choice("retract")
     assert r.state == "out_of_sync" and r.texts == []
     r.do("lift 34, place 40")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     r.move("28x19")
     assert r.texts == ["28x19"]
 
@@ -348,25 +348,25 @@ def test_missed_capture_spanish_traditional_huff() -> None:
     r = Rig("spanish-traditional", fen="W:W21,29:B18,4")
     assert [s.text for s in r.ctl.exp.shapes] == ["21x14"]
     r.do("lift 29, place 25, wait 0.4")
-    assert r.state == "missed_capture"
+    assert r.state == "person.missed_capture"
     assert "retract or huff" in r.messages()
     r.ctl.missed_choice("huff")
     assert r.state == "out_of_sync"
     assert r.lit()["21"].rgb == RED  # take the huffed piece off
     r.lift("21")
-    assert r.state == "player_to_move" and r.ctl.game.board.turn.name == "BLACK"
+    assert r.state == "person.idle" and r.ctl.game.board.turn.name == "BLACK"
     assert r.texts == ["29-25 (huff 21)"]
 
 
 def test_missed_capture_czech_accepted_on_next_move_or_retracted() -> None:
     r = Rig("czech", fen="W:Wc3,a1:Bd4,h8")
     r.do("lift a1, place b2, wait 0.4")
-    assert r.texts == ["a1-b2"] and r.state == "player_to_move"
+    assert r.texts == ["a1-b2"] and r.state == "person.idle"
     assert "retract it before moving" in r.messages()
     r.ctl.missed_choice("retract")
     assert r.texts == [] and r.state == "out_of_sync"
     r.do("lift b2, place a1")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     r.do("lift a1, place b2, wait 0.4")
     r.move("h8-g7")
     assert r.texts == ["a1-b2", "h8-g7"]
@@ -383,10 +383,10 @@ def test_resume_from_journal(tmp_path) -> None:
     r2 = Rig("international", None, setup=False)
     r2.ctl.resume(state)
     r2.set(Rig("international").ctl.exp.base)  # the board was reset meanwhile: LEDs guide restoring
-    assert r2.state == "waiting_start"
+    assert r2.state == "setup"
     assert r2.lit()["32"].rgb == RED and r2.lit()["28"].rgb == WHITE
     r2.set(r.ctl.exp.base)
-    assert r2.state == "player_to_move" and r2.texts == ["32-28", "19-23"]
+    assert r2.state == "person.idle" and r2.texts == ["32-28", "19-23"]
 
 
 # --- captures in every variant, any order --------------------------------------------------------
@@ -434,7 +434,7 @@ def test_capture_any_order_every_variant(variant: str, order: str) -> None:
             r.place(sq)
     r.wait(0.35)
     assert r.texts[before:] == [shape.text]
-    assert r.state in ("player_to_move", "game_over")
+    assert r.state in ("person.idle", "game_over")
 
 
 def test_two_moves_with_the_same_result_are_told_apart_by_touch_or_asked() -> None:
@@ -446,8 +446,10 @@ def test_two_moves_with_the_same_result_are_told_apart_by_touch_or_asked() -> No
     assert disambiguate((a, b), frozenset({b.origin, b.target})) == (b,)
     assert disambiguate((a, b), frozenset()) == (a, b)
     # A board that two moves explain equally (as two circular captures would): the LEDs ask.
+    r.ctl.lift()
+    r.ctl.settle()  # the hands as they are when a settled board shows two moves
     r.ctl._ask((a, b))
-    assert r.state == "ambiguous"
+    assert r.state == "person.ambiguous"
     assert set(r.lit()) >= {"31", "35"}
     assert "or" in r.messages().splitlines()[-1]
     r.ctl.choose(b.text)
@@ -482,7 +484,7 @@ def test_engine_answer_while_out_of_sync_is_kept_for_when_the_board_matches() ->
     assert r.state == "out_of_sync"
     r.answer_engine("19-23")
     r.do("lift 25")
-    assert r.state == "computer_move_pending" and r.lit()["19"].rgb == YELLOW
+    assert r.state == "computer.showing" and r.lit()["19"].rgb == YELLOW
     r.do("lift 19, place 23")
     assert r.texts == ["32-28", "19-23"]
 
@@ -498,7 +500,7 @@ def test_second_takeback_to_the_board_already_standing_resumes_play() -> None:
     r.set(r.ctl.history[0])                              # the person puts back both moves by hand
     r.wait(0.1)
     r.ctl.takeback(1)                                    # ...and asks for the second takeback afterwards
-    assert r.ctl.records == [] and r.state == "player_to_move"
+    assert r.ctl.records == [] and r.state == "person.idle"
     r.move("32-28", settle=False)
     assert r.texts == ["32-28"]
 
@@ -511,7 +513,7 @@ def test_english_repetition_is_announced_and_ends_only_when_claimed() -> None:
     r = Rig("english", fen="W:WK30:BK4")
     for text in CYCLE * 2:
         r.move(text)
-    assert r.state == "player_to_move" and not r.of(ev.GameOver)
+    assert r.state == "person.idle" and not r.of(ev.GameOver)
     assert "Threefold repetition: a draw may be claimed" in r.messages()
     assert r.ctl.state_dict()["claimable_draw"] == "threefold repetition"
     r.ctl.claim_draw("white")
@@ -526,7 +528,7 @@ def test_a_claim_the_rules_do_not_allow_is_refused() -> None:
     r.move("30-26")
     with pytest.raises(ValueError, match="no draw can be claimed now"):
         r.ctl.claim_draw("black")
-    assert r.state == "player_to_move" and r.ctl.state_dict()["claimable_draw"] is None
+    assert r.state == "person.idle" and r.ctl.state_dict()["claimable_draw"] is None
 
 
 def test_international_repetition_still_ends_the_game_by_itself() -> None:
@@ -542,16 +544,16 @@ def test_the_computer_claims_unless_it_is_ahead(black: str, claims: bool) -> Non
     """The computer (black) claims a claimable draw on its turn when it is not ahead on material."""
     r = Rig("english", fen=f"W:WK30:{black}", human_color="white", opponent="engine")
     for text in CYCLE[:3]:
-        if r.state == "computer_move_pending":
+        if r.state == "computer.thinking":
             r.answer_engine(text)
         r.move(text)
     r.answer_engine(CYCLE[3])
     r.move(CYCLE[3])
     for text in CYCLE[:3]:
-        if r.state == "computer_move_pending":
+        if r.state == "computer.thinking":
             r.answer_engine(text)
         r.move(text)
-    assert r.state == "computer_move_pending" and not r.of(ev.GameOver)
+    assert r.state == "computer.thinking" and not r.of(ev.GameOver)
     r.answer_engine(CYCLE[3])
     r.move(CYCLE[3])   # the start position a third time, White to move: the person may claim
     assert r.ctl.state_dict()["claimable_draw"] == "threefold repetition" and not r.of(ev.GameOver)
@@ -560,4 +562,4 @@ def test_the_computer_claims_unless_it_is_ahead(black: str, claims: bool) -> Non
         (over,) = r.of(ev.GameOver)
         assert over.reason == "threefold repetition, claimed" and "black claims the draw" in r.messages()
     else:
-        assert r.state == "computer_move_pending" and not r.of(ev.GameOver)
+        assert r.state == "computer.thinking" and not r.of(ev.GameOver)

@@ -197,7 +197,7 @@ def rig(variant: str, key: str, **kw: object) -> tuple[Rig, dict[str, object]]:
     board = Board(variant, pos.fen)
     assert tuple(board.move_text(m) for m in board.legal_moves) == pos.moves, f"{variant} {key} moved on"
     r = Rig(variant, fen=pos.fen, **kw)
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     return r, pos.sq
 
 
@@ -225,7 +225,7 @@ def test_simple_move_and_last_capture_commit_at_once(variant: str) -> None:
     r.do(f"lift {sq['man']}, lift {sq['caps'][0]}, lift {sq['caps'][1]}")
     assert r.texts == []
     r.place(sq["target"])  # no time passes after this: nothing could extend the capture
-    assert r.texts == [text] and r.state == "player_to_move"
+    assert r.texts == [text] and r.state == "person.idle"
 
 
 @pytest.mark.parametrize("variant", FLYING)
@@ -233,12 +233,12 @@ def test_flying_king_passing_squares_waits_for_settle(variant: str) -> None:
     r, sq = rig(variant, "fly")
     king, near, mid, end = sq["king"], sq["near"], sq["mid"], sq["end"]
     r.do(f"lift {king}, place {near}")
-    assert r.state == "move_pending_settle" and r.texts == []
+    assert r.state == "person.settling" and r.texts == []
     r.do(f"lift {near}, place {mid}")
     r.wait(0.2)
     assert r.texts == [], "committed before the settle time"
     r.wait(0.15)
-    assert r.texts == [f"{king}-{mid}"] and r.state == "player_to_move"
+    assert r.texts == [f"{king}-{mid}"] and r.state == "person.idle"
     r2, _ = rig(variant, "fly")
     r2.do(f"lift {king}, place {near}, lift {near}, place {end}")
     assert r2.texts == [f"{king}-{end}"], "a slide to the end of the line commits at once"
@@ -267,7 +267,7 @@ def test_flying_king_capture_with_a_choice_of_landing_waits_for_settle(variant: 
     if len(moves) == 1:
         assert r.texts == [f"{king}{sep}{first}"], "a single landing square commits at once"
         return
-    assert r.state == "move_pending_settle" and r.texts == []
+    assert r.state == "person.settling" and r.texts == []
     r.wait(0.2)
     assert r.texts == []
     r.wait(0.15)
@@ -281,9 +281,9 @@ def test_flying_king_capture_with_a_choice_of_landing_waits_for_settle(variant: 
 def test_stop_during_a_multi_capture_never_commits_nor_loses_sync(variant: str) -> None:
     r, sq = rig(variant, "multi")
     r.do(f"lift {sq['man']}, place {sq['landing']}")
-    assert r.state == "capture_in_progress"
+    assert r.state == "person.capturing"
     r.wait(10)
-    assert r.state == "capture_in_progress" and r.texts == [] and not r.of(ev.OutOfSync)
+    assert r.state == "person.capturing" and r.texts == [] and not r.of(ev.OutOfSync)
     r.do(f"lift {sq['landing']}, lift {sq['caps'][0]}, lift {sq['caps'][1]}, place {sq['target']}")
     assert r.texts == list(POSITIONS[variant]["multi"].moves)
 
@@ -309,7 +309,7 @@ def test_capture_in_any_order(variant: str, order: str) -> None:
     r.do(ORDERS[order].format(c0=caps[0], c1=caps[1], man=sq["man"], target=sq["target"],
                               landing=sq["landing"]))
     assert r.texts == list(POSITIONS[variant]["multi"].moves)
-    assert r.state == "player_to_move" and not r.of(ev.Refusal)
+    assert r.state == "person.idle" and not r.of(ev.Refusal)
 
 
 def _circuit(r: Rig, sq: dict[str, object]):
@@ -338,7 +338,7 @@ def test_capture_ending_on_its_own_starting_square(variant: str, how: str) -> No
         r.do(", ".join(steps))
     r.wait(0.35)
     assert r.texts == [shape.text]
-    assert r.state == "player_to_move" and r.ctl.game.board.turn.name == "BLACK"
+    assert r.state == "person.idle" and r.ctl.game.board.turn.name == "BLACK"
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -350,15 +350,17 @@ def test_ambiguity_asks_and_touch_decides(variant: str) -> None:
     assert disambiguate((a, b), frozenset({man, a.target})) == (a,)
     assert disambiguate((a, b), frozenset({man, b.target})) == (b,)
     assert disambiguate((a, b), frozenset({man})) == (a, b)
+    r.ctl.lift()
+    r.ctl.settle()  # the hands as they are when a settled board shows two moves
     r.ctl._ask((a, b))
-    assert r.state == "ambiguous"
+    assert r.state == "person.ambiguous"
     names = {r.ctl.map.name(s) for s in (*a.path, *b.path)}
     assert r.lit() == dict.fromkeys(names, Light(CYAN, FAST))
     assert f"{a.text} or {b.text}" in r.messages()
     r.ctl.choose(b.text)
     assert r.texts == [b.text]
     r.do(f"lift {sq['man']}, place {r.ctl.map.name(b.target)}, wait 0.5")  # the board catches up
-    assert r.texts == [b.text] and r.state == "player_to_move"
+    assert r.texts == [b.text] and r.state == "person.idle"
 
 
 # Two kings that each capture the same pieces and come home leave the same occupancy (found by a search
@@ -389,7 +391,7 @@ def test_same_occupancy_from_two_moves_is_asked_then_touch_decides(variant: str)
     _, first, _, second, captured = TWINS[variant]
     r.do(", ".join(f"lift {sq}" for sq in captured))  # only the captured pieces come off
     r.wait(0.35)
-    assert r.state == "ambiguous" and r.texts == []
+    assert r.state == "person.ambiguous" and r.texts == []
     assert f"{first} or {second}" in r.messages()
     lit = r.lit()
     assert {r.ctl.map.name(sq) for sq in (*one.path, *two.path)} == set(lit)
@@ -404,7 +406,7 @@ def test_same_occupancy_from_two_moves_is_asked_then_touch_decides(variant: str)
 def test_same_occupancy_from_two_moves_chosen_by_command(variant: str) -> None:
     r, one, two = _twins(variant)
     r.do(", ".join(f"lift {sq}" for sq in TWINS[variant][4]) + ", wait 0.35")
-    assert r.state == "ambiguous"
+    assert r.state == "person.ambiguous"
     with pytest.raises(ValueError, match="not one of the candidate moves"):
         r.ctl.choose(next(s.text for s in r.ctl.exp.shapes if s not in (one, two)))
     r.ctl.choose(one.text)
@@ -436,12 +438,12 @@ def test_wrong_color_of_squares(variant: str) -> None:
     mirrored = {(row, cols - 1 - col) for row, col in r.ctl.exp.base}
     assert not mirrored & r.ctl.map.playing()
     r.set(mirrored)
-    assert r.state == "waiting_start"
+    assert r.state == "setup"
     assert "wrong color of squares" in r.messages()
     lights = r.ctl.frame.as_dict()
     assert {s for s, light in lights.items() if light == Light(RED, FAST)} == mirrored
     r.set(r.ctl.exp.base)
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     r.move(OPENINGS[variant][0], settle=False)
     assert len(r.texts) == 1
 
@@ -467,7 +469,7 @@ def test_computer_move_shown_exact_only_then_quick_reply(variant: str) -> None:
     first_mover = Board(variant).variant.first.name.lower()
     human = "black" if first_mover == "white" else "white"
     r = Rig(variant, human_color=human, opponent="engine")
-    assert r.state == "computer_move_pending" and r.jobs
+    assert r.state == "computer.thinking" and r.jobs
     computer, reply = OPENINGS[variant]
     r.answer_engine(computer)
     origin, target = computer.split("-")
@@ -477,9 +479,9 @@ def test_computer_move_shown_exact_only_then_quick_reply(variant: str) -> None:
     r.do(f"lift {o_from}, place {o_to}")
     assert r.texts == [] and f"not the computer's move {computer}" in r.messages()
     r.do(f"lift {o_to}, place {o_from}")
-    assert r.state == "computer_move_pending" and r.lit()[origin].rgb == YELLOW
+    assert r.state == "computer.showing" and r.lit()[origin].rgb == YELLOW
     r.do(f"lift {origin}, place {target}")
-    assert r.texts == [computer] and r.state == "player_to_move"
+    assert r.texts == [computer] and r.state == "person.idle"
     r.move(reply, settle=False)  # the person answers at once
     assert r.texts == [computer, reply]
 
@@ -494,7 +496,7 @@ def test_computer_capture_accepted_in_any_order(variant: str) -> None:
         assert r.lit()[caps[0]] == Light(RED, FAST) and r.lit()[sq["target"]] == Light(YELLOW, SLOW)
         r.do(script.format(c0=caps[0], c1=caps[1], man=sq["man"], target=sq["target"], landing=sq["landing"]))
         assert r.texts == list(pos.moves), order
-        assert r.state == "player_to_move"
+        assert r.state == "person.idle"
 
 
 @pytest.mark.parametrize("variant", FLYING)
@@ -506,10 +508,10 @@ def test_computer_king_move_waits_and_quick_reply_commits_it(variant: str) -> No
     r.answer_engine(computer)
     origin, target = computer.split("-")
     r.do(f"lift {origin}, place {target}")
-    assert r.state == "move_pending_settle" and r.texts == [], "the king could still slide on"
+    assert r.state == "computer.showing" and r.texts == [], "the king could still slide on"
     r_from, r_to = reply.split("-")
     r.lift(r_from)  # the person's reply starts within the settle time
-    assert r.texts == [computer] and r.state == "piece_lifted"
+    assert r.texts == [computer] and r.state == "person.lifted"
     r.place(r_to)
     assert r.texts == [computer, reply]
 
@@ -526,7 +528,7 @@ def test_takeback_by_restoring_the_position_before_a_capture(variant: str) -> No
     r.do(f"lift {sq['target']}, place {sq['caps'][1]}, place {sq['man']}, place {sq['caps'][0]}")
     assert r.texts == [text], "taken back before the settle time"
     r.wait(0.35)
-    assert r.texts == [] and r.ctl.game.board.fen() == fen and r.state == "player_to_move"
+    assert r.texts == [] and r.ctl.game.board.fen() == fen and r.state == "person.idle"
     assert "Took back 1 ply" in r.messages()
 
 
@@ -541,7 +543,7 @@ def test_setting_up_the_start_position_starts_a_new_game(variant: str) -> None:
         r.do(f"place {a}, lift {b}")
     assert r.texts == [first, reply]
     r.wait(0.35)
-    assert r.texts == [] and r.state == "player_to_move"
+    assert r.texts == [] and r.state == "person.idle"
     assert r.messages().count(f"New game of {r.ctl.variant.name}") == 2
     r.move(first, settle=False)
     assert r.texts == [first]
@@ -568,7 +570,7 @@ def test_out_of_sync_after_grace_names_exact_squares_and_resumes(variant: str) -
     r.place(far)
     assert r.state == "out_of_sync" and r.lit() == {x: Light(RED, FAST), king: Light(WHITE, FAST)}
     r.do(f"lift {x}, place {king}")
-    assert r.state == "player_to_move" and not r.of(ev.MoveCommitted)
+    assert r.state == "person.idle" and not r.of(ev.MoveCommitted)
     r.do(", ".join(f"lift {c}" for c in sq["caps"]) + ", wait 0.35")
     assert len(r.texts) == 1
 
@@ -584,7 +586,7 @@ def test_flicker_shorter_than_settle_changes_nothing(variant: str) -> None:
     r.lift(mover, dt=0.01)
     r.place(mover, dt=0.1)
     r.wait(5)
-    assert r.state == "player_to_move" and r.texts == [] and r.ctl.frame == frame
+    assert r.state == "person.idle" and r.texts == [] and r.ctl.frame == frame
     assert not r.of(ev.OutOfSync) and not r.of(ev.Refusal)
 
 
@@ -596,14 +598,14 @@ def test_missed_capture_is_refused_per_policy(variant: str) -> None:
     assert r.ctl.variant.missed_capture_policy == "reject"
     idle, idle_to, capturer = sq["idle"], sq["idle_to"], sq["capturer"]
     r.do(f"lift {idle}, place {idle_to}, wait 0.4")
-    assert r.texts == [] and r.state != "missed_capture"
+    assert r.texts == [] and r.state != "person.missed_capture"
     assert r.of(ev.Refusal)[-1].rule == "compulsory capture"
     lit = r.lit()
     assert lit[capturer] == Light(ORANGE, FAST) and lit[idle] == lit[idle_to] == Light(RED, FAST)
     r.wait(3)
     assert r.state == "out_of_sync" and r.of(ev.OutOfSync)[-1].to_empty == (r.sq(idle_to),)
     r.do(f"lift {idle_to}, place {idle}")
-    assert r.state == "player_to_move"
+    assert r.state == "person.idle"
     (text,) = POSITIONS[variant]["missed"].moves
     r.move(text, settle=False)
     assert r.texts == [text]

@@ -35,7 +35,7 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             events = session.subscribe()
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
-            assert session.state()["state"] == "player_to_move"
+            assert session.state()["state"] == "person.idle"
             await session.send(cmd.Lift(5, 1))   # a black man, moved through the virtual board
             await session.send(cmd.Place(4, 0))
             moved = await next_event(events, ev.MoveCommitted)
@@ -84,10 +84,10 @@ def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
         board2 = SimulatedDevice(10, 10)
         async with Session(config, board2, board2, tmp_path) as again:
             await again.idle()
-            assert again.state()["state"] == "waiting_start"
+            assert again.state()["state"] == "setup"
             board2.set_occupancy(position)
             await again.idle()
-            assert again.state()["state"] == "player_to_move"
+            assert again.state()["state"] == "person.idle"
             assert [m["text"] for m in again.state()["moves"]] == [session.controller.records[0].text]
 
     asyncio.run(main())

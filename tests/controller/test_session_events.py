@@ -64,7 +64,7 @@ def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
             board.lift((3, 3))
             board.place((5, 1))
             await session.idle()
-            assert session.state()["state"] == "player_to_move"
+            assert session.state()["state"] == "person.idle"
 
             _drain(events)
             await session.send(cmd.Resign("white"))
@@ -149,7 +149,7 @@ def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path
         opponent = _Blocked()
         async with Session(config, board, board, None, opponent=opponent) as session:
             events = await _started(session, board)
-            assert session.state()["state"] == "computer_move_pending"
+            assert session.state()["state"] == "computer.thinking"
 
             def burst() -> None:   # as the worker's reader thread would
                 for depth in range(1, 41):
@@ -201,7 +201,7 @@ def _external_game(tmp_path: Path, command: str) -> tuple[list[ev.Event], str]:
         async with Session(config, board, board, None) as session:
             await session.send(cmd.NewGame("english", "white", "external", 1))
             events = await _started(session, board)
-            assert session.state()["state"] == "computer_move_pending"   # Black moves first in English
+            assert session.state()["state"] == "computer.thinking"   # Black moves first in English
             seen: list[ev.Event] = []
 
             def done(event: ev.Event) -> bool:

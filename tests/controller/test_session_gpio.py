@@ -57,7 +57,7 @@ def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
             await shows_the_controller_frame()
             assert {sq for sq, _ in session.controller.frame.lights} == set(english.ctl.exp.base)
             matrix.set_occupancy(english.ctl.exp.base)          # the pieces go on by hand
-            await until("the start position", lambda: session.controller.state == "player_to_move")
+            await until("the start position", lambda: session.controller.state == "person.idle")
             matrix.lift(english.sq("9"))
             await shows_the_controller_frame()                  # where the lifted man may go
             assert {english.sq("13"), english.sq("14")} <= {sq for sq, _ in session.controller.frame.lights}

@@ -25,7 +25,7 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
             try:
                 async with Session(config, board, board, tmp_path) as session:
                     ctl = session.controller
-                    await until("the start position", lambda: ctl.state == "player_to_move")
+                    await until("the start position", lambda: ctl.state == "person.idle")
                     assert session.state()["board_connected"] is True
                     emu.unplug()
                     await until("the drop to be told", lambda: ctl.board_lost)
@@ -39,7 +39,7 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
                     await until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
                     await session.idle()
                     state = session.state()
-                    assert state["board_connected"] is True and ctl.state == "player_to_move"
+                    assert state["board_connected"] is True and ctl.state == "person.idle"
                     assert any(m["text"] == "The board is connected again." for m in state["messages"])
             finally:
                 board.close()

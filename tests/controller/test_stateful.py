@@ -63,7 +63,7 @@ class BoardActions(RuleBasedStateMachine):
             self.rig.lift(step)
         self.rig.place(data.draw(st.sampled_from(empty)))
 
-    @precondition(lambda self: self.ctl.state in ("player_to_move", "move_pending_settle"))
+    @precondition(lambda self: self.ctl.state in ("person.idle", "person.settling"))
     @rule(data=st.data())
     def legal_move(self, data: st.DataObject) -> None:
         self.restore_board()
@@ -106,12 +106,12 @@ class BoardActions(RuleBasedStateMachine):
 
     @rule()
     def choose_missed(self) -> None:
-        if self.ctl.missed_info is not None and self.ctl.state == "missed_capture":
+        if self.ctl.missed_info is not None and self.ctl.state == "person.missed_capture":
             choice = "retract" if len(self.ctl.records) % 2 else (
                 "huff" if self.ctl.missed_info.policy.endswith("huff") else "accept")
             self.ctl.missed_choice(choice)
 
-    @precondition(lambda self: self.engine and self.ctl.state == "computer_move_pending")
+    @precondition(lambda self: self.engine and self.ctl.state == "computer.thinking")
     @rule(data=st.data())
     def engine_answers(self, data: st.DataObject) -> None:
         job = self.rig.jobs[-1]
@@ -130,11 +130,12 @@ class BoardActions(RuleBasedStateMachine):
     @rule()
     def restore_board(self) -> None:
         """Restoring the last committed position always brings the controller back to waiting for a move."""
-        if self.ctl.state == "missed_capture":
+        if self.ctl.state == "person.missed_capture":
             self.ctl.missed_choice("retract")
         self.rig.set(self.ctl.exp.base)
         self.rig.wait(0.01)
-        assert self.ctl.state in ("player_to_move", "computer_move_pending", "game_over"), self.ctl.state
+        assert self.ctl.state in ("person.idle", "computer.thinking", "computer.showing", "game_over"), \
+            self.ctl.state
 
     @invariant()
     def position_is_the_replay_of_the_records(self) -> None:

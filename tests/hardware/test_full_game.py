@@ -119,7 +119,7 @@ async def replay_on_board(record: PdnGame, sim: BoardSim, journal: Path) -> tupl
             ctl = session.controller
             for cell in sorted(ctl.exp.base):
                 await table.act("place", cell, "setting up the start position")
-            await table.until(lambda: ctl.state == "player_to_move", "the start position to be recognised")
+            await table.until(lambda: ctl.state == "person.idle", "the start position to be recognised")
 
             for ply, node in enumerate(record.moves, 1):
                 move = node.move

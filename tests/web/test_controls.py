@@ -18,7 +18,7 @@ def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
     with live_server(tmp_path, opponent="person", human_color="both") as live, browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         page.click("#btn-hint")
         lit_count = "document.querySelectorAll('#board .sq[data-led]').length"
         page.wait_for_function(f"() => {lit_count} >= {len(wanted)}")
@@ -52,10 +52,10 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         page.click("#btn-setup-fen")
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         click_square(page, *quiet_from)   # a quiet move although 17x10 was compulsory
         click_square(page, *quiet_to)
-        wait_state(page, "missed_capture")
+        wait_state(page, "person.missed_capture")
         assert page.is_visible("#missed-capture button[data-choice='huff']")
         assert page.is_visible("#missed-capture button[data-choice='retract']")
         assert not page.is_visible("#missed-capture button[data-choice='accept']")
@@ -64,7 +64,7 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         assert "huff" in page.text_content("#moves .ply")
         page.click("#btn-arrange")   # take the huffed man off, as the LEDs show
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         state = live.state()
         assert state["turn"] == "black" and rc(board.variant.geometry.parse_square("17")) not in \
             [(p["row"], p["col"]) for p in state["pieces"]]
@@ -100,7 +100,7 @@ def test_rating_is_shown_and_updated_after_a_game_against_the_engine(pw: Playwri
         page = open_page(context, live.url)
         page.wait_for_selector("#rating:has-text('ann: english rating 1500 (RD 350)')")
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         page.click("#btn-resign")
         page.wait_for_selector("#messages li:has-text('Your english rating: 1500 ->')")
         live.call(live.session.idle)
@@ -121,10 +121,10 @@ def test_claim_draw_button_follows_the_rules(pw: Playwright, tmp_path: Path) -> 
         page.select_option("#ng-opponent", "person")
         page.fill("#ng-fen", board.fen())
         page.click("#btn-new-game")
-        wait_state(page, "waiting_start")
+        wait_state(page, "setup")
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         assert page.is_disabled("#btn-claim-draw")
         for ply, text in enumerate(("30-26", "4-8", "26-30", "8-4") * 2, 1):
             move = board.parse_move(text)
@@ -151,7 +151,7 @@ def test_a_real_board_is_not_clickable(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_selector("#variant-name:has-text('English draughts')")
         assert page.is_hidden("#btn-arrange") and page.is_hidden("#virtual-note")
         live.call(lambda: live.hand.set_occupancy(rc(sq) for sq in board.pieces()))
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         move = board.parse_move("9-13")
         live.call(lambda: live.hand.lift(rc(move.from_square)))
         live.call(lambda: live.hand.place(rc(move.to_square)))

@@ -62,7 +62,7 @@ def test_dboard_play_serves_the_page(pw: Playwright, tmp_path: Path) -> None:
             assert page.text_content("#variant-name") == "International draughts"
             assert page.locator("#board .sq[data-occupied='1']").count() == 40
             assert page.locator("#board .piece.white").count() == 20
-            wait_state(page, "player_to_move")
+            wait_state(page, "person.idle")
     finally:
         process.terminate()
         process.wait(10)

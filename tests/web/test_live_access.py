@@ -42,11 +42,11 @@ def test_two_browsers_see_the_same_live_board(pw: Playwright, tmp_path: Path) ->
             page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 40")
             assert page.text_content("#variant-name") == "International draughts"
         a.click("#btn-arrange")
-        wait_state(b, "player_to_move")
+        wait_state(b, "person.idle")
         take_screenshot(b, "live-board-start.png")
         click_square(a, *origin)   # lifted in browser A: browser B shows the piece in the air
         b.wait_for_selector(f"{cell(*origin)}[data-occupied='0'] .piece.lifted")
-        wait_state(b, "piece_lifted")
+        wait_state(b, "person.lifted")
         click_square(a, *target)
         b.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1")
         assert b.text_content("#moves .ply") == board.move_text(move)
@@ -144,7 +144,7 @@ def test_forged_messages_cannot_move_pieces_or_crash(tmp_path: Path) -> None:
         live.call(lambda: live.board.set_occupancy(geometry.rc(sq) for sq in board.pieces()))
         live.call(live.session.idle)
         before = live.state()
-        assert before["state"] == "player_to_move"
+        assert before["state"] == "person.idle"
         with connect(ws_url(live.url)) as ws:
             ws.recv(timeout=5)
             for raw in FORGED:

@@ -152,12 +152,12 @@ function render() {
   const claim = pick(s, "claimable_draw");   // a draw the rules leave to a claim (English repetition, ...)
   $("#btn-claim-draw").disabled = !claim;
   $("#btn-claim-draw").title = claim ? `claim the draw: ${claim}` : "the rules allow no draw claim now";
-  $("#missed-capture").hidden = pick(s, "state") !== "missed_capture";
+  $("#missed-capture").hidden = pick(s, "state") !== "person.missed_capture";
   const policy = (currentVariant(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
   const st = pick(s, "state");
-  app.sync = st === "out_of_sync" || st === "waiting_start" ? diffSync(s) : null;
+  app.sync = st === "out_of_sync" || st === "setup" ? diffSync(s) : null;
   markFix();
 }
 
