@@ -1,4 +1,4 @@
-"""Every variant as data: one frozen Variant per id, built from the parameter sheet of variants.md section 6.
+"""Every variant as data: one frozen Variant per id; docs/rules/<id>.md explains each one and its sources.
 
 Geometry, set-up, directions, crowning squares and capture rules are fields, so a new variant is a new
 definition, not a new code path. `get_variant(id, **options)` applies the user-settable conflict options.
@@ -37,7 +37,7 @@ DRAW_CLAIMS = ("repetition", "no_progress")
 
 @dataclass(frozen=True)
 class Variant:
-    """All rule parameters of one draughts variant (see variants.md section 1.3 for their meaning).
+    """All rule parameters of one draughts variant (docs/rules/README.md#terms and #options: their meaning).
 
     Directions are named from the mover's side: df/db diagonal forward/backward, of/os/ob orthogonal
     forward/sideways/backward. Set-up and crown squares are comma lists of numbers in the variant's
@@ -255,13 +255,13 @@ _ALL: tuple[Variant, ...] = (
 VARIANTS: dict[str, Variant] = {v.id: v for v in _ALL}
 VARIANT_IDS: tuple[str, ...] = tuple(v.id for v in _ALL)
 ALIASES: dict[str, str] = {a: v.id for v in _ALL for a in v.aliases}
-# Aliases whose source states a different default (variants.md section 6: source 001's French game lets the
-# opponent accept a missed capture). The id stays the canonical one.
+# Aliases whose source states a different default (docs/rules/international.md#missed-captures: the French
+# game lets the opponent accept a missed capture). The id stays the canonical one.
 ALIAS_DEFAULTS: dict[str, dict[str, object]] = {
     "french": {"missed_capture_policy": "opponent_choice_retract_or_accept"},
 }
 
-# Options a user may change (variants.md section 5 conflicts); value checked by Variant.__post_init__.
+# Options a user may change (docs/rules/README.md#options); value checked by Variant.__post_init__.
 OPTIONS: frozenset[str] = frozenset({
     "first", "promotion_mid_capture", "allow_180", "flying_king_must_land_to_continue",
     "missed_capture_policy", "repetition", "draw_claims",

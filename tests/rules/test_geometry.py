@@ -1,4 +1,5 @@
-"""Geometry and numbering: orientation checks of reference.md, rays and the padded-grid layout."""
+"""Geometry and numbering: the checks of docs/rules/reference-data.md#numbering-checks, rays and the
+padded-grid layout."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Acceptance against /work/shared/rules/reference.md: perft tables, rule-test positions, numbering checks.
+"""Acceptance against the published data of docs/rules/reference-data.md: perft tables, rule-test positions,
+numbering checks.
 
 Perft depths here are the ones that finish in seconds; deeper counts live in bench/perft.py.
 """
@@ -77,7 +78,7 @@ def test_divide_sums_to_perft() -> None:
     assert set(divide) == set(board.legal_moves)
 
 
-# Cross-variant equalities stated in reference.md section 1 (same man rules agree until kings matter).
+# Cross-variant equalities (docs/rules/reference-data.md#variants-that-must-agree): same men, same counts.
 @pytest.mark.parametrize(("variant", "depth", "expected"), [
     ("czech", 6, 36768),        # Czech = English until d8
     ("spanish", 5, 7361),       # Spanish and Italian = English until d5 (quantity rule from d6)
