@@ -16,7 +16,8 @@ import pytest
 
 import rules
 from controller.cli import main
-from rules.rulebook import SECTIONS, anchors
+from rules.errors import Illegal
+from rules.rulebook import SECTIONS, anchors, slug
 from rules.variants import VARIANT_IDS, Variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,6 +128,15 @@ def test_every_variant_has_a_page_with_the_standard_sections(variant_id: str) ->
     assert [t for t in titles if t in SECTIONS] == list(SECTIONS), "sections missing or out of order"
     index = (RULES_DOCS / "README.md").read_text(encoding="utf-8")
     assert f"]({variant_id}.md)" in index
+
+
+def test_every_refusal_reason_has_a_section() -> None:
+    """rules.Illegal names the rule refusing a move; the index says which section of a page explains it."""
+    rows = re.findall(r"^\| (.+) \| `#([\w-]+)` \|$", section_of((RULES_DOCS / "README.md").read_text(
+        encoding="utf-8"), "Refusals"), flags=re.MULTILINE)
+    by_reason = {name: anchor for cell, anchor in rows for name in re.findall(r"`([A-Z_]+)`", cell)}
+    assert set(by_reason) == {reason.name for reason in Illegal}
+    assert set(by_reason.values()) <= {slug(title) for title in SECTIONS}
 
 
 def diagram(variant_id: str) -> str:
