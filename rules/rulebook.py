@@ -37,14 +37,6 @@ class Page:
     name: str
     text: str
 
-    def headings(self) -> list[tuple[int, str]]:
-        """(level, text) of every heading outside code blocks, in order."""
-        return [(level, title) for level, title, _ in _sections(self.text)]
-
-    def anchors(self) -> list[str]:
-        """The GitHub-style anchor of every heading ("Capture precedence" -> "capture-precedence")."""
-        return anchors(self.text)
-
     def section(self, name: str) -> str:
         """The Markdown of one section (its heading and everything up to the next heading of the same or
         a higher level), chosen by heading text or anchor, case-insensitively."""
