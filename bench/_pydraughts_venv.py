@@ -1,7 +1,7 @@
 """The py-draughts peer for bench/perft.py, run in its own virtualenv (its import name `draughts` clashes
 with pydraughts in the project's .venv).
 
-`peer_python()` creates /work/main/.bench-venv (python -m venv + pip install py-draughts) when missing;
+`peer_python()` creates .bench-venv in the repository (python -m venv + pip install py-draughts) when missing;
 `measure()` runs one perft in that interpreter in a subprocess and returns (leaf nodes, seconds).
 """
 
@@ -11,6 +11,7 @@ import json
 import logging
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,8 @@ def measure(
     push/pop at every node) or "turbo" (its internal bitboard perft). Returns (nodes, seconds, version)."""
     args = json.dumps({"variant": variant, "depth": depth, "method": method, "fen": fen, "repeat": repeat})
     done = subprocess.run(
-        [str(python), "-I", "-c", _WORKER, args], capture_output=True, text=True, timeout=timeout, cwd="/tmp"
+        [str(python), "-I", "-c", _WORKER, args], capture_output=True, text=True, timeout=timeout,
+        cwd=tempfile.gettempdir(),
     )
     if done.returncode != 0:
         raise RuntimeError(f"py-draughts worker failed: {done.stderr.strip()[-500:]}")

@@ -3,9 +3,9 @@
 Usage: .venv/bin/python bench/perft.py [--quick] [--no-peer] [--variants id,id]
 
 Prints leaf nodes per second (nps) of `rules.perft` for every variant at a fixed depth from the start,
-checked against reference.md where it has a number. For international and english it then measures the
-py-draughts peer (PyPI `py-draughts`, own venv .bench-venv, in a subprocess) in the same run, counting the
-same way on both sides:
+checked against docs/rules/reference-data.md where it has a number. For international and english it then
+measures the py-draughts peer (PyPI `py-draughts`, own venv .bench-venv, in a subprocess) in the same run,
+counting the same way on both sides:
   * api   - public API at every node: generate the legal moves (Move objects), push/pop, count the moves
             of the depth-1 nodes as leaves (ours: rules.Board.legal_moves; peer: Board.legal_moves);
   * own   - each library's own perft routine (ours: rules.perft; peer: draughts.engines.turbo.perft,
@@ -46,7 +46,7 @@ DEPTHS = {  # fixed depth per variant (runs of roughly 0.2-5 s each)
     "thai": 6,
     "turkish": 6,
 }
-REFERENCE = {  # reference.md drop-duplicates counts
+REFERENCE = {  # drop-duplicates counts of docs/rules/reference-data.md#perft-counts
     ("english", 7): 179740,
     ("english", 8): 845931,
     ("international", 6): 167140,

@@ -1,4 +1,4 @@
-"""Commands the outside world sends to the controller through one queue (contract: controller_api.md).
+"""Commands the outside world sends to the controller through one queue (see controller/README.md).
 
 ``Command.from_json(data)`` validates untrusted input (the web page, the command line) and raises
 ``CommandError`` (a ValueError) naming the field and what was expected.

@@ -1,8 +1,9 @@
 """Typed events the controller sends to the outside world (web page, broadcast, recorder, tests).
 
 Each event is a frozen dataclass with a ``kind`` string and ``to_json()`` giving a JSON-ready dict.
-The contract is /tmp/contracts/controller_api.md; changes are additive only.
-Additions: ``CrownRequest`` (the LEDs ask the person to crown a piece), ``EngineRequest`` is internal.
+The events: ``StateChanged``, ``MoveCommitted``, ``HintFrame``, ``Refusal``, ``OutOfSync``,
+``EngineProgress``, ``GameOver`` and ``Message``; what they mean for a page is in controller/README.md
+("Events, clocks, games on disk"). Changes are additive only: the web page and the tests read these fields.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
-"""`dboard perft` and `dboard moves`: command-line access to the rules core."""
+"""`dboard perft`, `dboard moves` and `dboard rules`: command-line access to the rules core."""
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import sys
 import time
 
 from rules.board import Board
-from rules.errors import RulesError
+from rules.errors import RulesError, UnknownVariantError
 from rules.perft import divide, perft
+from rules.rulebook import SectionNotFoundError, page, render
 from rules.variants import VARIANT_IDS
 
 
@@ -49,8 +52,20 @@ def _moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules(args: argparse.Namespace) -> int:
+    try:
+        doc = page(args.variant)
+        markdown = doc.section(args.section) if args.section else doc.text
+    except (UnknownVariantError, SectionNotFoundError) as exc:
+        print(f"dboard rules: error: {exc}", file=sys.stderr)
+        return 2
+    width = args.width or shutil.get_terminal_size((80, 24)).columns
+    sys.stdout.write(render(markdown, width))
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the `perft` and `moves` subcommands to the dboard parser."""
+    """Add the `perft`, `moves` and `rules` subcommands to the dboard parser."""
     variants = ", ".join(VARIANT_IDS)
     p = sub.add_parser("perft", help="count leaf nodes of the move tree (move-generator check and speed)",
                        description=f"Perft for a variant ({variants}).")
@@ -66,3 +81,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("variant", help="variant id")
     m.add_argument("--fen", default=None, help="position as a PDN FEN (default: the start position)")
     m.set_defaults(func=_moves)
+    r = sub.add_parser("rules", help="print a variant's rules page (docs/rules) for the terminal",
+                       description=f"The rules of a variant ({variants}); without one, the list of pages.")
+    r.add_argument("variant", nargs="?", default=None, help="variant id or alias, e.g. international")
+    r.add_argument("--section", default=None,
+                   help="print one section, by heading or anchor (e.g. 'capture-precedence', crowning)")
+    r.add_argument("--width", type=int, default=None,
+                   help="wrap at this many columns (default: the terminal's width)")
+    r.set_defaults(func=_rules)

@@ -34,8 +34,8 @@ def _behind(board: Board, captured: int, d: tuple[int, int]) -> int:
 
 
 def intermediate_squares(board: Board, move: Move) -> list[int]:
-    """Squares written between from and to for an ambiguous capture (variants.md 4.3): where the direction
-    changes the landing square, otherwise the square immediately behind the captured piece."""
+    """Squares written between from and to for an ambiguous capture (docs/rules/README.md#notation): where
+    the direction changes the landing square, otherwise the square immediately behind the captured piece."""
     path, caps = move.path, move.captures
     out = []
     for i in range(1, len(path) - 1):

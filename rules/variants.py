@@ -1,4 +1,4 @@
-"""Every variant as data: one frozen Variant per id, built from the parameter sheet of variants.md section 6.
+"""Every variant as data: one frozen Variant per id; docs/rules/<id>.md explains each one and its sources.
 
 Geometry, set-up, directions, crowning squares and capture rules are fields, so a new variant is a new
 definition, not a new code path. `get_variant(id, **options)` applies the user-settable conflict options.
@@ -37,7 +37,7 @@ DRAW_CLAIMS = ("repetition", "no_progress")
 
 @dataclass(frozen=True)
 class Variant:
-    """All rule parameters of one draughts variant (see variants.md section 1.3 for their meaning).
+    """All rule parameters of one draughts variant (docs/rules/README.md#terms and #options: their meaning).
 
     Directions are named from the mover's side: df/db diagonal forward/backward, of/os/ob orthogonal
     forward/sideways/backward. Set-up and crown squares are comma lists of numbers in the variant's
@@ -195,9 +195,10 @@ def _english() -> Variant:
 
 _R = dataclasses.replace
 _SP = _spanish()
-_SPT = _R(_SP, id="spanish-traditional", name="Spanish draughts (traditional, source 000)",
-          numbering="top-left", setup_white="21-32", setup_black="1-12", precedence=("max_pieces",),
-          missed_capture_policy="opponent_choice_retract_or_huff", pdn_gametype="51,W,8,8,N2,1",
+# The Spanish family on the Spanish board numbers it as the Spanish and Portuguese federations and PDN do
+# (1 = h1, White on 1-12), though the traditional rules' source prints the board numbered from a8.
+_SPT = _R(_SP, id="spanish-traditional", name="Traditional Spanish draughts", precedence=("max_pieces",),
+          missed_capture_policy="opponent_choice_retract_or_huff", pdn_gametype="51,W,8,8,N1,1",
           gametype_number=None)
 _INT = _international()
 _BR = _R(_INT, id="brazilian", name="Brazilian draughts", width=8, height=8, numbering="algebraic",
@@ -209,16 +210,16 @@ _EN = _english()
 _ALL: tuple[Variant, ...] = (
     _SP,
     _SPT,
-    _R(_SPT, id="spanish-german", name="German Spanish draughts (source 000)", cells="dark",
-       setup_white="21-32", setup_black="1-12", king_capture="long_any_last_behind",
+    _R(_SPT, id="spanish-german", name="South German Spanish draughts", cells="dark",
+       numbering="top-left", setup_white="21-32", setup_black="1-12", king_capture="long_any_last_behind",
        pdn_gametype="52,W,8,8,N2,0", no_progress_moves=None),
-    _R(_SPT, id="spanish-nordic", name="Swedish/Danish Spanish draughts (source 000)", width=10, height=10,
-       cells="dark", setup_white="31-50", setup_black="1-20", man_capture_range="long",
+    _R(_SPT, id="spanish-nordic", name="Swedish-Danish Spanish draughts", width=10, height=10,
+       cells="dark", numbering="top-left", setup_white="31-50", setup_black="1-20", man_capture_range="long",
        pdn_gametype="53,W,10,10,N2,0", no_progress_moves=None),
     _R(_SP, id="portuguese", name="Portuguese draughts", no_progress_moves=None, draw_claims=("repetition",),
        pdn_gametype="28,W,8,8,N1,1", gametype_number=28),
     _INT,
-    _R(_INT, id="polish", name="Polish draughts (source 001, immediate removal)", removal="immediate",
+    _R(_INT, id="polish", name="Historical Polish draughts", removal="immediate",
        allow_180=True, missed_capture_policy="opponent_choice_retract_or_accept",
        pdn_gametype="54,W,10,10,N2,0", gametype_number=None, aliases=()),
     _BR,
@@ -254,13 +255,13 @@ _ALL: tuple[Variant, ...] = (
 VARIANTS: dict[str, Variant] = {v.id: v for v in _ALL}
 VARIANT_IDS: tuple[str, ...] = tuple(v.id for v in _ALL)
 ALIASES: dict[str, str] = {a: v.id for v in _ALL for a in v.aliases}
-# Aliases whose source states a different default (variants.md section 6: source 001's French game lets the
-# opponent accept a missed capture). The id stays the canonical one.
+# Aliases whose source states a different default (docs/rules/international.md#missed-captures: the French
+# game lets the opponent accept a missed capture). The id stays the canonical one.
 ALIAS_DEFAULTS: dict[str, dict[str, object]] = {
     "french": {"missed_capture_policy": "opponent_choice_retract_or_accept"},
 }
 
-# Options a user may change (variants.md section 5 conflicts); value checked by Variant.__post_init__.
+# Options a user may change (docs/rules/README.md#options); value checked by Variant.__post_init__.
 OPTIONS: frozenset[str] = frozenset({
     "first", "promotion_mid_capture", "allow_180", "flying_king_must_land_to_continue",
     "missed_capture_policy", "repetition", "draw_claims",

@@ -17,7 +17,7 @@ SKIP = object()  # returned by `end_tags` to skip the move text of the game
 
 _CLOCK = re.compile(r"\[%clock\s+w(\d+):(\d\d):(\d\d)\s+b(\d+):(\d\d):(\d\d)\s*\]")
 _WALL = re.compile(r"\[%wall\s+([^\]\s]+)\s*\]")
-_FIRST_BLACK = {"21", "23", "31"}  # GameType numbers whose first player is Black (variants.md 4.1)
+_FIRST_BLACK = {"21", "23", "31"}  # GameType numbers whose first player is Black (docs/rules/README.md)
 
 
 class BaseVisitor(Generic[T]):

@@ -345,17 +345,17 @@ def test_missed_capture_polish_opponent_retracts() -> None:
 
 
 def test_missed_capture_spanish_traditional_huff() -> None:
-    r = Rig("spanish-traditional", fen="W:W21,29:B18,4")
-    assert [s.text for s in r.ctl.exp.shapes] == ["21x14"]
-    r.do("lift 29, place 25, wait 0.4")
+    r = Rig("spanish-traditional", fen="W:W12,4:B15,29")
+    assert [s.text for s in r.ctl.exp.shapes] == ["12x19"]
+    r.do("lift 4, place 8, wait 0.4")
     assert r.state == "person.missed_capture"
     assert "retract or huff" in r.messages()
     r.ctl.missed_choice("huff")
     assert r.state == "out_of_sync"
-    assert r.lit()["21"].rgb == RED  # take the huffed piece off
-    r.lift("21")
+    assert r.lit()["12"].rgb == RED  # take the huffed piece off
+    r.lift("12")
     assert r.state == "person.idle" and r.ctl.game.board.turn.name == "BLACK"
-    assert r.texts == ["29-25 (huff 21)"]
+    assert r.texts == ["4-8 (huff 12)"]
 
 
 def test_missed_capture_czech_accepted_on_next_move_or_retracted() -> None:

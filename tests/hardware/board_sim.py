@@ -48,7 +48,8 @@ class LedCapture:
 
 
 def serpentine_index(row: int, col: int, cols: int) -> int:
-    """Chain position of a square: row 0 left to right, row 1 right to left, ... (hardware/README.md)."""
+    """Chain position of a square: row 0 left to right, row 1 right to left, ...
+    (hardware/wiring.md#leds-and-power-both-sizes)."""
     return row * cols + (cols - 1 - col if row % 2 else col)
 
 

@@ -81,7 +81,8 @@ def _pyd_capture_orders(variant: str, pyd: draughts.Board) -> dict[MoveKey, list
 
 def _italian_order_only(board: rules.Board, ours: set[MoveKey], theirs: set[MoveKey],
                         orders: dict[MoveKey, list[tuple[str, ...]]]) -> bool:
-    """True when the sets differ only by the Italian order rule (variants.md 3.14, rule 4).
+    """True when the sets differ only by the Italian order rule (docs/rules/italian.md#capture-precedence,
+    rule 4).
 
     pydraughts keeps every capture whose *first* captured king has the smallest index; the FID/dctl rule
     compares the kinds of captured pieces index by index, so it keeps a subset of pydraughts' set. The
@@ -224,7 +225,8 @@ def test_random_positions_match_pydraughts(variant: str) -> None:
 
 
 def test_italian_order_rule_known_pydraughts_difference() -> None:
-    """The one documented disagreement, shown concretely (variants.md 3.14 rule 4).
+    """The one documented disagreement, shown concretely (docs/rules/italian.md#capture-precedence,
+    rule 4).
 
     King d1 can take Kc2, Kc4, c6 (kinds K, K, man) or Ke2, g4, Kg6 (K, man, K): same length, both by a
     king, two kings each, first king at index 0 in both. FID/dctl compares the kinds index by index and
@@ -240,10 +242,10 @@ def test_italian_order_rule_known_pydraughts_difference() -> None:
     assert _italian_order_only(b, keys(b), theirs, _pyd_capture_orders("italian", pyd))
 
 
-# --- an independent, deliberately naive move generator written from variants.md ---------------------------
+# --- an independent, deliberately naive move generator written from the rules pages (docs/rules) -----------
 # It covers the 16 variants (including those pydraughts lacks) and shares nothing with the rules core but
-# the square translation (geometry.rc / square_at) and the piece list. Parameters transcribed from
-# variants.md sections 2, 3 and 6.
+# the square translation (geometry.rc / square_at) and the piece list. Parameters transcribed from the
+# pages' Moving, Capturing, Capture precedence and Crowning sections.
 DIAG = ((1, -1), (1, 1), (-1, -1), (-1, 1))
 ORTH = ((1, 0), (-1, 0), (0, 1), (0, -1))
 BASE = {"man_move": "df", "man_capture": "df", "man_range": "short", "king_flying": True,

@@ -1,8 +1,9 @@
-"""One hand-built position per distinctive rule of variants.md: only a correct implementation passes.
+"""One hand-built position per distinctive rule of the rules pages (docs/rules): only a correct
+implementation passes.
 
 Positions are written in algebraic coordinates (a1 = White's near left corner) and translated to each
 variant's numbering; expected moves are physical (from, to, captured set) keys. Each test states the rule
-(variants.md section) and, where useful, the contrasting variant that must answer differently.
+(the page and section it tests) and, where useful, the contrasting variant that must answer differently.
 """
 
 from __future__ import annotations
@@ -17,31 +18,34 @@ import rules
 W, B = rules.Color.WHITE, rules.Color.BLACK
 
 
-# --- Spanish family (3.1-3.6) --------------------------------------------------------------------
+# --- Spanish family (docs/rules/spanish.md, spanish-traditional.md, spanish-german.md, spanish-nordic.md) ---
 # Light-corner board: d3 man can take the man c4 (to b5) or the king e4 (to f5); both capture one piece.
 SPANISH_QUALITY = ("W", ["d3"], ["c4", "Ke4"])
 
 
 @pytest.mark.parametrize("variant", ["spanish", "portuguese"])
 def test_spanish_quality_most_kings(variant: str) -> None:
-    """3.1/3.6 precedence (2): among equally long captures the one taking more kings is compulsory."""
+    """docs/rules/spanish.md#capture-precedence (2), portuguese.md: among equally long captures the one taking
+    more kings is compulsory."""
     assert keys(board(variant, *SPANISH_QUALITY)) == {k("d3", "f5", "e4")}
 
 
 def test_spanish_traditional_has_no_quality_rule() -> None:
-    """3.2: source 000 - "it does not matter whether he captures men or kings"."""
+    """docs/rules/spanish-traditional.md#capture-precedence: "it does not matter whether he captures men or
+    kings"."""
     assert keys(board("spanish-traditional", *SPANISH_QUALITY)) == {k("d3", "f5", "e4"), k("d3", "b5", "c4")}
 
 
 @pytest.mark.parametrize("variant", ["spanish", "portuguese", "spanish-traditional"])
 def test_spanish_quantity_before_quality(variant: str) -> None:
-    """3.1 precedence (1): two men (c4, c6) beat one king (e4)."""
+    """docs/rules/spanish.md#capture-precedence (1): two men (c4, c6) beat one king (e4)."""
     assert keys(board(variant, "W", ["d3"], ["c4", "c6", "Ke4"])) == {k("d3", "d7", "c4", "c6")}
 
 
 @pytest.mark.parametrize("variant", ["spanish", "portuguese"])
 def test_spanish_man_crowned_mid_capture_stops(variant: str) -> None:
-    """3.1: a man jumping onto the last row stops there, crowned, though the king could take f7."""
+    """docs/rules/spanish.md#crowning: a man jumping onto the last row stops there, crowned, though the king
+    could take f7."""
     b = board(variant, "W", ["c6"], ["d7", "f7"])
     assert keys(b) == {k("c6", "e8", "d7")}
     (move,) = list(b.legal_moves)
@@ -51,46 +55,53 @@ def test_spanish_man_crowned_mid_capture_stops(variant: str) -> None:
 
 
 def test_spanish_king_lands_anywhere_beyond() -> None:
-    """3.1: the Spanish flying king may stop on any empty square beyond the captured piece."""
+    """docs/rules/spanish.md#capturing: the Spanish flying king may stop on any empty square beyond the
+    captured piece."""
     got = keys(board("spanish", "W", ["Kh1"], ["f3"]))
     assert got == {k("h1", sq, "f3") for sq in ("e4", "d5", "c6", "b7", "a8")}
 
 
 def test_spanish_german_king_stops_right_behind_last_piece() -> None:
-    """3.4: after the final jump the king must stop immediately behind the last captured piece."""
+    """docs/rules/spanish-german.md#capturing: after the final jump the king must stop immediately behind the
+    last captured piece."""
     assert keys(board("spanish-german", "W", ["Ka1"], ["c3"])) == {k("a1", "d4", "c3")}
 
 
 def test_spanish_german_intermediate_landing_is_free() -> None:
-    """3.4: intermediate landings are free (e5, not d4, to reach f4); only the final one is fixed (g3)."""
+    """docs/rules/spanish-german.md#capturing: intermediate landings are free (e5, not d4, to reach f4); only
+    the final one is fixed (g3)."""
     assert keys(board("spanish-german", "W", ["Ka1"], ["c3", "f4"])) == {k("a1", "g3", "c3", "f4")}
 
 
 def test_spanish_nordic_man_long_forward_capture() -> None:
-    """3.5: the man captures like a king but only forward (f6 from c3); never backward (b2)."""
+    """docs/rules/spanish-nordic.md#capturing: the man captures like a king but only forward (f6 from c3);
+    never backward (b2)."""
     position = ("W", ["c3", "i9"], ["f6", "b2"])
     assert keys(board("spanish-nordic", *position)) == {k("c3", "g7", "f6"), k("c3", "h8", "f6")}
     # International men capture short, forward and backward: only b2 can be taken.
     assert keys(board("international", *position)) == {k("c3", "a1", "b2")}
 
 
-# --- International / Polish (3.7, 3.8) ------------------------------------------------------------
+# --- International / Polish (docs/rules/international.md, polish.md) ----------------------------------------
 # King a1 takes c3 (land e5), f4 (land g3), f2 (land e1); from e1 the line d2-c3-b4 crosses c3 again.
 REMOVAL_POSITION = ("W", ["Ka1"], ["c3", "f4", "f2", "b4"])
 
 
 def test_international_captured_pieces_block_until_end() -> None:
-    """3.7: captured c3 stays on the board until the move ends, so b4 cannot be reached through it."""
+    """docs/rules/international.md#capturing: captured c3 stays on the board until the move ends, so b4 cannot
+    be reached through it."""
     assert keys(board("international", *REMOVAL_POSITION)) == {k("a1", "e1", "c3", "f4", "f2")}
 
 
 def test_polish_immediate_removal_reopens_square() -> None:
-    """3.8: each captured piece leaves at once; the king re-crosses c3 and also takes b4."""
+    """docs/rules/polish.md#capturing: each captured piece leaves at once; the king re-crosses c3 and also
+    takes b4."""
     assert keys(board("polish", *REMOVAL_POSITION)) == {k("a1", "a5", "c3", "f4", "f2", "b4")}
 
 
 def test_international_passing_promotion_stays_man() -> None:
-    """3.7 / FMJD 4.15: a man passing d10 mid-capture continues backward (e9) and is not crowned."""
+    """docs/rules/international.md#crowning / FMJD 4.15: a man passing d10 mid-capture continues backward (e9)
+    and is not crowned."""
     b = board("international", "W", ["b8"], ["c9", "e9"])
     assert keys(b) == {k("b8", "f8", "c9", "e9")}
     (move,) = list(b.legal_moves)
@@ -100,16 +111,18 @@ def test_international_passing_promotion_stays_man() -> None:
 
 
 def test_international_man_ending_on_crown_row_is_crowned_without_king_powers() -> None:
-    """3.7: from d10 only a king could go on (g7 at distance): the man stops and is crowned."""
+    """docs/rules/international.md#crowning: from d10 only a king could go on (g7 at distance): the man stops
+    and is crowned."""
     b = board("international", "W", ["b8"], ["c9", "g7"])
     assert keys(b) == {k("b8", "d10", "c9")}
     (move,) = list(b.legal_moves)
     assert move.promotion
 
 
-# --- Russian / Brazilian (3.9, 3.11) --------------------------------------------------------------
+# --- Russian / Brazilian (docs/rules/russian.md, brazilian.md) ----------------------------------------------
 def test_russian_promote_and_continue_as_king() -> None:
-    """3.11: crowned on d8 mid-capture, the new king takes f6 at distance in the same move."""
+    """docs/rules/russian.md#crowning: crowned on d8 mid-capture, the new king takes f6 at distance in the
+    same move."""
     b = board("russian", "W", ["b6"], ["c7", "f6"])
     assert keys(b) == {k("b6", "g5", "c7", "f6"), k("b6", "h4", "c7", "f6")}
     for move in b.legal_moves:
@@ -120,19 +133,21 @@ def test_russian_promote_and_continue_as_king() -> None:
 
 
 def test_brazilian_same_position_stops_on_crown_row() -> None:
-    """3.9: pass-through rules; the man cannot go on from d8 as a man, so it stops and is crowned."""
+    """docs/rules/brazilian.md#crowning: pass-through rules; the man cannot go on from d8 as a man, so it
+    stops and is crowned."""
     b = board("brazilian", "W", ["b6"], ["c7", "f6"])
     assert keys(b) == {k("b6", "d8", "c7")}
 
 
 def test_russian_free_choice_of_capture() -> None:
-    """3.11: no maximum rule - the one-piece capture is as legal as the two-piece one."""
+    """docs/rules/russian.md#capture-precedence: no maximum rule - the one-piece capture is as legal as the
+    two-piece one."""
     got = keys(board("russian", "W", ["c3"], ["d4", "f6", "b4"]))
     assert got == {k("c3", "g7", "d4", "f6"), k("c3", "a5", "b4")}
     assert keys(board("brazilian", "W", ["c3"], ["d4", "f6", "b4"])) == {k("c3", "g7", "d4", "f6")}
 
 
-# --- Italian (3.14) -------------------------------------------------------------------------------
+# --- Italian (docs/rules/italian.md#capture-precedence) -----------------------------------------------------
 def test_italian_quantity() -> None:
     """Italian precedence 1: the two-piece capture (c4, c6) beats the one-piece capture (e4)."""
     assert keys(board("italian", "W", ["d3"], ["c4", "c6", "e4"])) == {k("d3", "d7", "c4", "c6")}
@@ -159,73 +174,79 @@ def test_italian_earliest_king() -> None:
 
 
 def test_italian_men_cannot_capture_kings() -> None:
-    """3.14: the man d3 may not take the king c4; it only has its simple move."""
+    """docs/rules/italian.md#capturing: the man d3 may not take the king c4; it only has its simple move."""
     assert keys(board("italian", "W", ["d3"], ["Kc4"])) == {k("d3", "e4")}
     assert keys(board("italian", "W", ["d3"], ["Kc4", "e4"])) == {k("d3", "f5", "e4")}
 
 
-# --- Czech (3.15) -----------------------------------------------------------------------------------
+# --- Czech (docs/rules/czech.md) ----------------------------------------------------------------------------
 def test_czech_king_priority() -> None:
-    """3.15: a king can capture (g3), so the man capture a3xc5 is illegal; landings are free."""
+    """docs/rules/czech.md#capture-precedence: a king can capture (g3), so the man capture a3xc5 is illegal;
+    landings are free."""
     got = keys(board("czech", "W", ["Kh2", "a3"], ["g3", "b4"]))
     assert got == {k("h2", sq, "g3") for sq in ("f4", "e5", "d6", "c7", "b8")}
 
 
 def test_czech_no_maximum_rule_among_men() -> None:
-    """3.15: without a capturing king, any capture may be chosen (one piece or two)."""
+    """docs/rules/czech.md#capture-precedence: without a capturing king, any capture may be chosen (one piece
+    or two)."""
     got = keys(board("czech", "W", ["c3"], ["d4", "f6", "b4"]))
     assert got == {k("c3", "g7", "d4", "f6"), k("c3", "a5", "b4")}
 
 
-# --- Thai (3.17) --------------------------------------------------------------------------------------
+# --- Thai (docs/rules/thai.md) ------------------------------------------------------------------------------
 def test_thai_king_lands_immediately_behind() -> None:
-    """3.17: the flying king captures at distance but must land right behind the piece (e5 only)."""
+    """docs/rules/thai.md#capturing: the flying king captures at distance but must land right behind the piece
+    (e5 only)."""
     assert keys(board("thai", "W", ["Ka1"], ["d4"])) == {k("a1", "e5", "d4")}
 
 
 def test_thai_immediate_removal_and_reversal() -> None:
-    """3.17: removal is immediate and a 180-degree turn is allowed: the king re-crosses e3 / c5."""
+    """docs/rules/thai.md#capturing: removal is immediate and a 180-degree turn is allowed: the king re-
+    crosses e3 / c5."""
     got = keys(board("thai", "W", ["Ka1"], ["c3", "e3", "c5"]))
     assert got == {k("a1", "b6", "c3", "e3", "c5"), k("a1", "f2", "c3", "c5", "e3")}
 
 
 def test_thai_men_capture_forward_only() -> None:
-    """3.17: men capture forward only (d4), never backward (b2)."""
+    """docs/rules/thai.md#capturing: men capture forward only (d4), never backward (b2)."""
     assert keys(board("thai", "W", ["c3"], ["d4", "b2"])) == {k("c3", "e5", "d4")}
 
 
-# --- Turkish (3.18) -----------------------------------------------------------------------------------
+# --- Turkish (docs/rules/turkish.md) ------------------------------------------------------------------------
 def test_turkish_men_move_forward_and_sideways() -> None:
-    """3.18: men step straight forward or sideways, never backward or diagonally."""
+    """docs/rules/turkish.md#moving: men step straight forward or sideways, never backward or diagonally."""
     assert keys(board("turkish", "W", ["d4"], ["a8"])) == {k("d4", "d5"), k("d4", "c4"), k("d4", "e4")}
 
 
 def test_turkish_men_capture_sideways() -> None:
-    """3.18: men capture forward and sideways, not backward (d3)."""
+    """docs/rules/turkish.md#capturing: men capture forward and sideways, not backward (d3)."""
     got = keys(board("turkish", "W", ["d4"], ["e4", "d5", "d3"]))
     assert got == {k("d4", "f4", "e4"), k("d4", "d6", "d5")}
 
 
 def test_turkish_king_no_u_turn() -> None:
-    """3.18: no 180-degree turn between captures, so each capture takes one piece only."""
+    """docs/rules/turkish.md#capturing: no 180-degree turn between captures, so each capture takes one piece
+    only."""
     got = keys(board("turkish", "W", ["Kd4"], ["d6", "d2"]))
     assert got == {k("d4", "d7", "d6"), k("d4", "d8", "d6"), k("d4", "d1", "d2")}
 
 
 def test_turkish_immediate_removal_reopens_line() -> None:
-    """3.18: c4 is removed at once, so the king coming down the c-file crosses it to take c3."""
+    """docs/rules/turkish.md#capturing: c4 is removed at once, so the king coming down the c-file crosses it
+    to take c3."""
     got = keys(board("turkish", "W", ["Ka4"], ["c4", "e6", "d7", "c3"]))
     assert got == {k("a4", "c2", "c4", "e6", "d7", "c3"), k("a4", "c1", "c4", "e6", "d7", "c3")}
 
 
 def test_turkish_king_versus_single_man_wins() -> None:
-    """3.18 special rule: one king against a single man is a win for the king's side."""
+    """docs/rules/turkish.md#end-of-the-game: one king against a single man is a win for the king's side."""
     game = rules.Game("turkish", board("turkish", "W", ["Kd4"], ["a7"]).fen())
     outcome = game.outcome()
     assert outcome is not None and outcome.winner == W and outcome.result == "1-0"
 
 
-# --- Giveaway (3.13) and the ordinary no-move rule --------------------------------------------------
+# --- Giveaway (docs/rules/giveaway.md#end-of-the-game) and the ordinary no-move rule ------------------------
 BLOCKED = ("W", ["a1"], ["b2", "c3"])
 
 
@@ -250,7 +271,7 @@ def test_giveaway_side_without_pieces_wins() -> None:
     assert rules.Board("english", "W:W:B1,2").winner() == B
 
 
-# --- Draw rules through rules.Game -------------------------------------------------------------------
+# --- Draw rules through rules.Game --------------------------------------------------------------------------
 def _quiet_king_moves(game: rules.Game) -> list[rules.Move]:
     b = game.board
     kings = b.kings(b.turn)
@@ -389,16 +410,18 @@ def test_agreement_and_resignation() -> None:
     assert game2.agree_draw().result == "1/2-1/2"
 
 
-# --- further capture-sequence rules (variants.md 1.3 generic semantics) -------------------------------
+# --- further capture-sequence rules (docs/rules/README.md#terms: continuation, removal) ---------------------
 @pytest.mark.parametrize("variant", ["russian", "brazilian"])
 def test_flying_king_must_land_where_it_can_continue(variant: str) -> None:
-    """1.3 rule 3: after c3 the king must land on e5 (from where f4 can be taken), not on d4/f6/g7/h8."""
+    """docs/rules/russian.md#capturing: after c3 the king must land on e5 (from where f4 can be taken), not on
+    d4/f6/g7/h8."""
     got = keys(board(variant, "W", ["Ka1"], ["c3", "f4"]))
     assert got == {k("a1", "g3", "c3", "f4"), k("a1", "h2", "c3", "f4")}
 
 
 def test_english_king_circuit_is_one_move_with_two_paths() -> None:
-    """1.3 rule 5: the clockwise and anticlockwise circuits round c3-c5-e5-e3 are one move, two paths."""
+    """docs/rules/english.md#capturing: the clockwise and anticlockwise circuits round c3-c5-e5-e3 are one
+    move, two paths."""
     b = board("english", "W", ["Kd2"], ["c3", "c5", "e5", "e3"])
     assert keys(b) == {k("d2", "d2", "c3", "c5", "e5", "e3")}
     assert len(b.capture_paths()) == 2
@@ -427,7 +450,8 @@ def test_international_capture_ending_on_start_square() -> None:
     ("continue_as_king", {k("d6", sq, "d7", "e8") for sq in ("f8", "g8", "h8")}),
 ])
 def test_turkish_promotion_mid_capture_options(option: str | None, expected: set[object]) -> None:
-    """3.18 / conflict C7: a man reaching rank 8 mid-capture; e8 can be taken sideways from d8."""
+    """docs/rules/turkish.md#crowning (an option): a man reaching rank 8 mid-capture; e8 can be taken sideways
+    from d8."""
     variant = rules.get_variant("turkish", **({} if option is None else {"promotion_mid_capture": option}))
     b = rules.Board(variant, board("turkish", "W", ["d6"], ["d7", "e8", "a2"]).fen())
     assert keys(b) == expected
@@ -436,14 +460,16 @@ def test_turkish_promotion_mid_capture_options(option: str | None, expected: set
 
 
 def test_thai_man_crowned_mid_capture_stops() -> None:
-    """3.17: a man reaching the back rank during a capture stops there (the king could take e7)."""
+    """docs/rules/thai.md#crowning: a man reaching the back rank during a capture stops there (the king could
+    take e7)."""
     b = board("thai", "W", ["b6"], ["c7", "e7"])
     assert keys(b) == {k("b6", "d8", "c7")}
     assert next(iter(b.legal_moves)).promotion
 
 
 def test_spanish_nordic_long_capture_onto_crown_row() -> None:
-    """3.5: the man may land on any square beyond f8; landing on the crown row h10 crowns and stops."""
+    """docs/rules/spanish-nordic.md#crowning: the man may land on any square beyond f8; landing on the crown
+    row h10 crowns and stops."""
     b = board("spanish-nordic", "W", ["e7"], ["f8", "i9"])
     assert keys(b) == {k("e7", "g9", "f8"), k("e7", "h10", "f8")}
     promoted = {b.variant.geometry.rc(m.to_square): m.promotion for m in b.legal_moves}
@@ -451,12 +477,14 @@ def test_spanish_nordic_long_capture_onto_crown_row() -> None:
 
 
 def test_giveaway_captures_still_compulsory() -> None:
-    """3.13: English rules in every respect but the objective - the capture must be played."""
+    """docs/rules/giveaway.md#capturing: English rules in every respect but the objective - the capture must
+    be played."""
     assert keys(board("giveaway", "W", ["c3", "h2"], ["d4"])) == {k("c3", "e5", "d4")}
 
 
 def test_czech_king_priority_between_kings_is_free() -> None:
-    """3.15: when several kings can capture, any king capture may be chosen (no maximum rule)."""
+    """docs/rules/czech.md#capture-precedence: when several kings can capture, any king capture may be chosen
+    (no maximum rule)."""
     got = keys(board("czech", "W", ["Ka1", "Kh2"], ["c3", "g3", "f6"]))
     # a1 takes c3 then f6 further along the same line; h2 takes g3, must land on e5 (rule 3) and then
     # takes c3 (to b2, a1 is occupied) or f6 (to g7/h8).
@@ -464,9 +492,10 @@ def test_czech_king_priority_between_kings_is_free() -> None:
                    k("h2", "g7", "g3", "f6"), k("h2", "h8", "g3", "f6")}
 
 
-# --- parameters with a documented conflict (variants.md section 5) ----------------------------------------
+# --- rules where the sources disagree: options (docs/rules/README.md#options) -------------------------------
 def test_polish_reversal_after_immediate_removal() -> None:
-    """3.8 / C5: Polish allows a 180-degree turn (default): after f6 the king comes back over e5 for c3."""
+    """docs/rules/polish.md#options: Polish allows a 180-degree turn (default): after f6 the king comes back
+    over e5 for c3."""
     position = ("W", ["Ke5"], ["f6", "c3"])
     both = {k("e5", sq, "f6", "c3") for sq in ("b2", "a1", "g7", "h8", "i9", "j10")}
     singles = ({k("e5", sq, "f6") for sq in ("g7", "h8", "i9", "j10")}
@@ -478,14 +507,15 @@ def test_polish_reversal_after_immediate_removal() -> None:
 
 
 def test_thai_without_reversal_option() -> None:
-    """3.17 / C6: with allow_180=False (mindsports) the two reversing captures stop after two pieces."""
+    """docs/rules/thai.md#options: with allow_180=False (mindsports) the two reversing captures stop after two
+    pieces."""
     fen_text = board("thai", "W", ["Ka1"], ["c3", "e3", "c5"]).fen()
     got = keys(rules.Board(rules.get_variant("thai", allow_180=False), fen_text))
     assert got == {k("a1", "f2", "c3", "e3"), k("a1", "b6", "c3", "c5")}
 
 
 def test_thai_first_player_option() -> None:
-    """3.17 / C8: Black starts by default (PDN 31,B); the option lets White start."""
+    """docs/rules/thai.md#options: Black starts by default (PDN 31,B); the option lets White start."""
     assert rules.Board("thai").turn == B
     assert rules.Board(rules.get_variant("thai", first=W)).turn == W
 
@@ -497,13 +527,14 @@ def test_thai_first_player_option() -> None:
 ])
 def test_crowning_ends_the_move(variant: str, position: tuple[str, list[str], list[str]],
                                 expected: object) -> None:
-    """3.12/3.14/3.15: a man crowned by a capture stops even though the new king could capture on."""
+    """docs/rules/english.md#crowning (and italian.md, czech.md): a man crowned by a capture stops even
+    though the new king could capture on."""
     b = board(variant, *position)
     assert keys(b) == {expected}
     assert next(iter(b.legal_moves)).promotion
 
 
-# --- FMJD endgame rules (3.7) ------------------------------------------------------------------------------
+# --- FMJD endgame rules (docs/rules/international.md#draws) -------------------------------------------------
 @pytest.mark.parametrize(("white", "each", "reason_part"), [
     (["Ka3", "Kc1", "Ke1"], 16, "16"),      # three kings against one king: 16 moves each
     (["Ka3", "Kc1"], 5, "5"),               # two kings against one king: 5 moves each

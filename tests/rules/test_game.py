@@ -57,7 +57,8 @@ def test_threefold_repetition() -> None:
 
 
 def test_english_repetition_is_a_draw_only_when_claimed() -> None:
-    """WCDF rules (variants.md 3.12): a threefold repetition lets a player claim the draw; play may go on."""
+    """WCDF rules (docs/rules/english.md#draws): a threefold repetition lets a player claim the draw; play
+    may go on."""
     g = Game("english", "W:WK30:BK4")
     with pytest.raises(ValueError, match="no draw can be claimed now"):
         g.claim_draw()

@@ -1,4 +1,4 @@
-"""Perft from the start position against the published tables of reference.md section 2."""
+"""Perft from the start position against the published tables (docs/rules/reference-data.md#perft-counts)."""
 
 from __future__ import annotations
 

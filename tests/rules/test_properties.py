@@ -247,7 +247,8 @@ def _random_fen(variant: str, rng: random.Random) -> str:
 @PROFILE
 @given(variant=VARIANTS, seed=SEEDS)
 def test_move_text_lists_intermediate_squares_only_when_ambiguous(variant: str, seed: int) -> None:
-    """variants.md 4.3: from-to only, unless another legal capture shares from/to with other captures."""
+    """docs/rules/README.md#notation: from-to only, unless another legal capture shares from/to with other
+    captures."""
     rng = random.Random(seed)
     var = rules.get_variant(variant)
     for _ in range(20):

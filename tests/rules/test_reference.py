@@ -1,4 +1,5 @@
-"""Acceptance against /work/shared/rules/reference.md: perft tables, rule-test positions, numbering checks.
+"""Acceptance against the published data of docs/rules/reference-data.md: perft tables, rule-test positions,
+numbering checks.
 
 Perft depths here are the ones that finish in seconds; deeper counts live in bench/perft.py.
 """
@@ -77,7 +78,7 @@ def test_divide_sums_to_perft() -> None:
     assert set(divide) == set(board.legal_moves)
 
 
-# Cross-variant equalities stated in reference.md section 1 (same man rules agree until kings matter).
+# Cross-variant equalities (docs/rules/reference-data.md#variants-that-must-agree): same men, same counts.
 @pytest.mark.parametrize(("variant", "depth", "expected"), [
     ("czech", 6, 36768),        # Czech = English until d8
     ("spanish", 5, 7361),       # Spanish and Italian = English until d5 (quantity rule from d6)
@@ -257,16 +258,16 @@ def test_thai_and_turkish_setups() -> None:
     assert len(turkish.men(rules.Color.WHITE)) == 16
 
 
-def test_spanish_source000_numbering_is_rotation_of_iberian() -> None:
-    """variants.md 1.2 / C2: source-000 (spanish-traditional) number = 33 - Iberian number, same cells."""
-    iberian = rules.get_variant("spanish").geometry
-    source = rules.get_variant("spanish-traditional").geometry
-    assert {iberian.rc(s) for s in iberian.squares} == {source.rc(s) for s in source.squares}
-    for sq in iberian.squares:
-        row, col = iberian.rc(sq)
-        other = source.square_at(row, col)
-        assert other is not None and source.number(other) == 33 - iberian.number(sq)
-    assert alg(source, source.parse_square("1")) == "a8"
+def test_traditional_spanish_source_numbering_is_the_iberian_rotated() -> None:
+    """docs/rules/spanish-traditional.md#notation: the source prints the board numbered from a8 (its number
+    n' = 33 - n), White on its 21-32 and crowning on its 1-4; the project numbers it as Spanish does."""
+    variant = rules.get_variant("spanish-traditional")
+    geo = variant.geometry
+    source = {33 - geo.number(sq): sq for sq in geo.squares}
+    start = rules.Board(variant)
+    assert set(start.men(rules.Color.WHITE)) == {source[n] for n in range(21, 33)}
+    assert set(variant.crown_squares(rules.Color.WHITE)) == {source[n] for n in range(1, 5)}
+    assert alg(geo, source[1]) == "a8" and geo.name(source[1]) == "32"
 
 
 @pytest.mark.parametrize(("variant", "number", "algebraic"), [

@@ -39,11 +39,11 @@ def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
 
 def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
     variant = "spanish-traditional"
-    fen = "W:W17,23:B13"
+    fen = "W:W16,10:B20"
     board = rules.Board(variant, fen)
-    assert [board.move_text(m) for m in board.legal_moves] == ["17x10"]
+    assert [board.move_text(m) for m in board.legal_moves] == ["16x23"]
     rc = board.variant.geometry.rc
-    quiet_from, quiet_to = (rc(board.variant.geometry.parse_square(s)) for s in ("23", "19"))
+    quiet_from, quiet_to = (rc(board.variant.geometry.parse_square(s)) for s in ("10", "14"))
     with live_server(tmp_path, variant=variant, opponent="person", human_color="both", settle_ms=100,
                      grace_ms=400) as live, browser(pw) as context:
         page = open_page(context, live.url)
@@ -53,7 +53,7 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
-        click_square(page, *quiet_from)   # a quiet move although 17x10 was compulsory
+        click_square(page, *quiet_from)   # a quiet move although 16x23 was compulsory
         click_square(page, *quiet_to)
         wait_state(page, "person.missed_capture")
         assert page.is_visible("#missed-capture button[data-choice='huff']")
@@ -66,7 +66,7 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
         wait_state(page, "person.idle")
         state = live.state()
-        assert state["turn"] == "black" and rc(board.variant.geometry.parse_square("17")) not in \
+        assert state["turn"] == "black" and rc(board.variant.geometry.parse_square("16")) not in \
             [(p["row"], p["col"]) for p in state["pieces"]]
 
 

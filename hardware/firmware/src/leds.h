@@ -36,7 +36,7 @@ uint8_t leds_phase(uint32_t now_ms);
 uint8_t leds_due(const leds_t *l, uint32_t now_ms);
 
 /* Position of square (row, col) along the LED chain: serpentine, row 0 left to right, row 1 right to
- * left, and so on (hardware/README.md). */
+ * left, and so on (hardware/wiring.md#leds-and-power-both-sizes). */
 uint16_t leds_chain_index(const leds_t *l, uint8_t row, uint8_t col);
 
 /* Render the frame as the chain expects it (G, R, B per LED, in chain order) into

@@ -1,4 +1,4 @@
-"""Shared paths and small helpers of the PDN tests (data lives in tests/data, never in /work/shared)."""
+"""Shared paths and small helpers of the PDN tests (data lives in tests/data, in the repository)."""
 
 from __future__ import annotations
 
