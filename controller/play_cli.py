@@ -18,9 +18,9 @@ import signal
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from firmware_bridge.device import open_device, serial_link
+from firmware_bridge.interfaces import BoardDevice
 from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedDevice
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
-def open_sensors(config: Config, rows: int, cols: int) -> Any:
+def open_sensors(config: Config, rows: int, cols: int) -> BoardDevice:
     """The board ``dboard play`` runs on: a simulated board of the variant's size, or the profile's board.
 
     A profile must have the variant's size; ``serial_port`` overrides a serial profile's device.
@@ -83,7 +83,7 @@ def open_sensors(config: Config, rows: int, cols: int) -> Any:
     return open_device(profile, port=config.serial_port or None)
 
 
-def simulated(board: Any) -> SimulatedDevice | None:
+def simulated(board: BoardDevice) -> SimulatedDevice | None:
     """The simulated board the console may move pieces on, or None for a real (or mapped) board."""
     return board if isinstance(board, SimulatedDevice) else None
 
@@ -207,7 +207,7 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
     return True
 
 
-async def _check_link(hardware: Any, seconds: float = 3.0) -> None:
+async def _check_link(hardware: BoardDevice, seconds: float = 3.0) -> None:
     """Say so when a serial board does not answer at start (unplugged, wrong device); it is still awaited."""
     link = serial_link(hardware)
     if link is not None and not await asyncio.to_thread(link.wait_synced, seconds):

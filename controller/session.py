@@ -30,7 +30,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from firmware_bridge.clock import Clock, MonotonicClock
-from firmware_bridge.interfaces import LedOutput, SensorSource
+from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.types import LedFrame, Occupancy
 from rules import Board, Move
 
@@ -156,7 +156,7 @@ class _ExternalOpponent:
 class Session:
     """Owns the Controller, its journal and opponent; the web page and CLI talk to it via events/commands."""
 
-    def __init__(self, config: Config, sensors: SensorSource, leds: LedOutput,
+    def __init__(self, config: Config, sensors: BoardDevice, leds: BoardDevice | LedOutput,
                  journal_dir: Path | None = None, *, opponent: Opponent | None = None,
                  clock: Clock | None = None) -> None:
         self.config = config

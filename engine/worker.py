@@ -174,7 +174,7 @@ class EngineWorker:
         on_result: Callable[[WorkerResult], None] | None = None,
         start_method: str = "spawn",
     ) -> None:
-        ctx = mp.get_context(start_method)
+        ctx: Any = mp.get_context(start_method)   # typeshed's BaseContext lacks Process
         self.on_progress = on_progress
         self.on_result = on_result
         self.results: queue.Queue[WorkerResult] = queue.Queue()

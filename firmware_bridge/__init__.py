@@ -5,14 +5,16 @@ Knows nothing of the rules. The controller sees only ``SensorSource`` and ``LedO
 
 from .clock import ManualClock, MonotonicClock
 from .device import open_device
-from .interfaces import LedOutput, SensorSource
+from .interfaces import BoardDevice, GpioModule, LedOutput, SensorSource
 from .profile import Profile, ProfileError, load_profile
 from .simulated import SimulatedDevice
 from .types import Cell, CellChange, LedFrame, Light, Occupancy, Pattern, Rgb
 
 __all__ = [
+    "BoardDevice",
     "Cell",
     "CellChange",
+    "GpioModule",
     "LedFrame",
     "LedOutput",
     "Light",

@@ -11,6 +11,7 @@ from typing import Any
 from .device import open_device, serial_link
 from .gpio_backend import GpioDevice
 from .gpio_model import GPIOModel, SwitchMatrix
+from .interfaces import BoardDevice
 from .profile import ProfileError, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
@@ -48,7 +49,7 @@ def led_patterns(rows: int, cols: int) -> Iterator[tuple[str, LedFrame]]:
     yield "off", LedFrame(rows, cols)
 
 
-def status_line(board: Any) -> str:
+def status_line(board: BoardDevice) -> str:
     """Backend-specific health: scan rate and bounces (GPIO), link counters (serial), bounces (simulated)."""
     inner = getattr(board, "inner", board)
     if isinstance(inner, GpioDevice):
@@ -68,7 +69,7 @@ def status_line(board: Any) -> str:
     return type(inner).__name__
 
 
-def render_view(board: Any, title: str = "") -> str:
+def render_view(board: BoardDevice, title: str = "") -> str:
     """The matrix as text, row 0 (White's side) at the bottom: ``#`` occupied, ``.`` empty; ``*`` marks a
     lit LED on an empty square."""
     snap = board.snapshot()
@@ -119,7 +120,10 @@ def doctor(args: argparse.Namespace) -> int:
                     board.show(frame)
                     next_step = now + args.step
                     if args.once:                 # no time to watch: show every step, count them
-                        shown = 1 + sum(1 for _, f in patterns if board.show(f) is None)
+                        shown = 1
+                        for _, later in patterns:
+                            board.show(later)
+                            shown += 1
                         pattern_name = f"{shown} steps shown"
             title = f"dboard doctor: {profile.name} ({profile.backend})"
             if pattern_name:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .gpio_backend import GpioDevice
-from .interfaces import LedOutput
+from .interfaces import BoardDevice, LedOutput
 from .orientation import Orientation
 from .profile import Profile, load_profile
 from .serial_backend import SerialDevice
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 class MappedDevice(TrackedSensorSource, LedOutput):
     """Presents a backend in logical squares (White's view) and hides squares that carry no sensor."""
 
-    def __init__(self, inner: Any, orientation: Orientation, sensor_squares: frozenset[Cell]) -> None:
+    def __init__(self, inner: BoardDevice, orientation: Orientation, sensor_squares: frozenset[Cell]) -> None:
         self.inner = inner
         self.orientation = orientation
         self.sensor_squares = sensor_squares
@@ -83,7 +83,7 @@ class MappedDevice(TrackedSensorSource, LedOutput):
         return f"MappedDevice({self.inner!r}, {self.orientation!r}, sensors={len(self.sensor_squares)})"
 
 
-def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any) -> Any:
+def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any) -> BoardDevice:
     """The raw backend for ``profile`` (wiring coordinates); ``port`` replaces a serial profile's device
     (boards wired to the host have none and ignore it); ``overrides`` reach the backend's constructor
     (e.g. ``gpio=``/``spi=`` stand-ins, ``clock=``)."""
@@ -107,7 +107,8 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
     return SerialDevice(port or se.port, rows=profile.rows, cols=profile.cols, **kw)
 
 
-def open_device(profile: Profile | str | Path, *, port: str | None = None, **overrides: Any) -> Any:
+def open_device(profile: Profile | str | Path, *, port: str | None = None,
+                **overrides: Any) -> BoardDevice:
     """The board described by ``profile`` (a Profile, a name such as ``"8x8-gpio"`` or a path), ready for
     ``start()``; ``port`` and ``overrides`` as for ``build_backend``. Returns the backend itself when no
     mapping is needed, else a MappedDevice around it."""
@@ -122,7 +123,7 @@ def open_device(profile: Profile | str | Path, *, port: str | None = None, **ove
     return MappedDevice(backend, orientation, sensors)
 
 
-def serial_link(board: Any) -> SerialDevice | None:
+def serial_link(board: BoardDevice) -> SerialDevice | None:
     """The serial link behind ``board`` (through its mapping), or None for a board wired to the host."""
     inner = getattr(board, "inner", board)
     return inner if isinstance(inner, SerialDevice) else None

@@ -12,7 +12,7 @@ from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .clock import Clock, MonotonicClock
-from .interfaces import LedOutput
+from .interfaces import GpioModule, LedOutput
 from .scanner import Debouncer, Diagnostics, MatrixScanner
 from .types import CellChange, LedFrame
 from .ws2812 import SPI_HZ, chain_order, encode_spi, render
@@ -26,10 +26,10 @@ class BackendUnavailable(ValueError):
     """A hardware library the chosen backend needs is not installed."""
 
 
-def import_rpi_gpio() -> Any:
+def import_rpi_gpio() -> GpioModule:
     """The real ``RPi.GPIO`` module, or a clear error saying what to install."""
     try:
-        import RPi.GPIO as GPIO  # type: ignore[import-not-found]
+        import RPi.GPIO as GPIO
     except ImportError as exc:
         raise BackendUnavailable("the gpio backend needs RPi.GPIO: pip install 'draughts-board[pi]' "
                                  "(on a Raspberry Pi 5 install rpi-lgpio)") from exc
@@ -39,7 +39,7 @@ def import_rpi_gpio() -> Any:
 def open_spidev(bus: int, device: int) -> Any:
     """An opened ``spidev.SpiDev`` on /dev/spidev{bus}.{device}."""
     try:
-        import spidev  # type: ignore[import-not-found]
+        import spidev
     except ImportError as exc:
         raise BackendUnavailable("the gpio backend's LEDs need spidev: "
                                  "pip install 'draughts-board[pi]'") from exc
@@ -56,7 +56,7 @@ class GpioDevice(TrackedSensorSource, LedOutput):
     """
 
     def __init__(self, rows: int, cols: int, row_pins: Sequence[int], col_pins: Sequence[int], *,
-                 gpio: Any = None, spi: Any = None, spi_bus: int = 0, spi_device: int = 0,
+                 gpio: GpioModule | None = None, spi: Any = None, spi_bus: int = 0, spi_device: int = 0,
                  rate: float = 200.0,
                  debounce_scans: int = 3, diodes: bool = True, idle_rows: str = "input",
                  polarity: str = "closed-occupied", chain: str = "serpentine", brightness: int = 64,

@@ -279,4 +279,4 @@ class GPIOModel:
 
 
 def _channels(channel: int | Sequence[int]) -> list[int]:
-    return list(channel) if isinstance(channel, list | tuple) else [channel]
+    return [channel] if isinstance(channel, int) else list(channel)

@@ -1,13 +1,15 @@
-"""The two abstract devices every backend implements: a sensor source and an LED output.
+"""What a device offers: a sensor source and an LED output (a ``BoardDevice`` is both), and the ``RPi.GPIO``
+API the GPIO device drives.
 
-Backends (simulated, GPIO, serial) implement both; the controller only ever sees these interfaces.
+Devices (simulated, GPIO, serial) implement both; the controller only ever sees these interfaces.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import TracebackType
+from typing import Protocol
 
 from .types import CellChange, LedFrame, Occupancy
 
@@ -69,3 +71,45 @@ class LedOutput(abc.ABC):
     @abc.abstractmethod
     def frame(self) -> LedFrame:
         """The frame last shown."""
+
+
+class BoardDevice(Protocol):
+    """A whole board: occupancy in (``SensorSource``), LED frames out (``LedOutput``), as one object that is
+    also a context manager. Every device of ``firmware_bridge`` is one; ``open_device`` returns one."""
+
+    rows: int
+    cols: int
+
+    def start(self) -> None: ...
+    def close(self) -> None: ...
+    def snapshot(self) -> Occupancy: ...
+    def on_snapshot(self, listener: SnapshotListener) -> None: ...
+    def on_change(self, listener: ChangeListener) -> None: ...
+    def on_link(self, listener: Callable[[bool], None]) -> None: ...
+    def show(self, frame: LedFrame) -> None: ...
+    @property
+    def frame(self) -> LedFrame: ...
+    def __enter__(self) -> SensorSource: ...
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None: ...
+
+
+class GpioModule(Protocol):
+    """The part of the ``RPi.GPIO`` API the matrix scanner uses (the module itself, ``rpi-lgpio`` on a Pi 5,
+    or the electrical model ``gpio_model.GPIOModel`` in tests)."""
+
+    BCM: int
+    IN: int
+    OUT: int
+    LOW: int
+    HIGH: int
+    PUD_UP: int
+    PUD_OFF: int
+
+    def setwarnings(self, flag: bool) -> None: ...
+    def setmode(self, mode: int) -> None: ...
+    def setup(self, channel: int | Sequence[int], direction: int, pull_up_down: int = ...,
+              initial: int = ...) -> None: ...
+    def output(self, channel: int | Sequence[int], value: int | Sequence[int]) -> None: ...
+    def input(self, channel: int) -> int: ...
+    def cleanup(self, channel: int | Sequence[int] | None = ...) -> None: ...

@@ -6,8 +6,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from .interfaces import GpioModule
 from .types import Cell
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ class MatrixScanner:
     ``idle``: "input" leaves idle rows high-impedance (needed without diodes), "high" drives them high.
     """
 
-    def __init__(self, gpio: Any, row_pins: Sequence[int], col_pins: Sequence[int], *,
+    def __init__(self, gpio: GpioModule | None, row_pins: Sequence[int], col_pins: Sequence[int], *,
                  idle: str = "input") -> None:
         if idle not in IDLE_MODES:
             raise ValueError(f"idle row mode must be one of {IDLE_MODES}, got {idle!r}")
@@ -34,8 +34,13 @@ class MatrixScanner:
         self.idle = idle
         self.ready = False
 
+    def _module(self) -> GpioModule:
+        if self.gpio is None:
+            raise RuntimeError("the scanner has no GPIO module yet")
+        return self.gpio
+
     def setup(self) -> None:
-        g = self.gpio
+        g = self._module()
         g.setwarnings(False)
         g.setmode(g.BCM)
         for pin in self.col_pins:
@@ -49,7 +54,7 @@ class MatrixScanner:
 
     def scan(self) -> list[int]:
         """Raw readings: per row a bitmask of the columns that read low (contact closed)."""
-        g = self.gpio
+        g = self._module()
         setup, output, read = g.setup, g.output, g.input
         out_mode, in_mode, low, high, pud_off = g.OUT, g.IN, g.LOW, g.HIGH, g.PUD_OFF
         cols = self.col_pins
@@ -74,14 +79,14 @@ class MatrixScanner:
 
     def cleanup(self) -> None:
         if self.ready:
-            self.gpio.cleanup(list(self.row_pins) + list(self.col_pins))
+            self._module().cleanup(list(self.row_pins) + list(self.col_pins))
             self.ready = False
 
     def __repr__(self) -> str:
         return f"MatrixScanner(rows={self.row_pins}, cols={self.col_pins}, idle={self.idle!r})"
 
 
-def naive_scan(gpio: Any, row_pins: Sequence[int], col_pins: Sequence[int]) -> list[int]:
+def naive_scan(gpio: GpioModule, row_pins: Sequence[int], col_pins: Sequence[int]) -> list[int]:
     """The peer for bench/scan.py: set up, drive and release a row separately for every single switch."""
     masks = []
     for pin in row_pins:

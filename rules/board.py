@@ -319,6 +319,16 @@ class Board:
 
         return move_text(self, move)
 
+    def describe(self, move: Move) -> str:
+        """The move for a person: its notation, what moves, what it takes (``28x19: white man takes 23``)."""
+        text = self.move_text(move)
+        piece = self.piece_at(move.from_square)
+        who = f"{piece.color.name.lower()} {'king' if piece.king else 'man'}" if piece else "no piece"
+        g = self.variant.geometry
+        takes = f" takes {', '.join(g.name(s) for s in move.captures)}" if move.captures else " moves"
+        crowned = ", crowned" if move.promotion else ""
+        return f"{text}: {who}{takes}{crowned}"
+
     def parse_move(self, text: str) -> Move:
         """Parse move text of the variant's notation into a legal Move (see rules.notation)."""
         from rules.notation import parse_move

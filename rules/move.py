@@ -9,7 +9,8 @@ from dataclasses import dataclass
 class Move:
     """One move: the landing squares from start to end, captured squares in capture order, crowning flag.
 
-    Squares are the opaque ints of the variant's Geometry; use Board.move_text() for notation.
+    Squares are the opaque ints of the variant's Geometry (cells of its padded grid, not square numbers): a
+    Move does not know its variant, so ``Board.move_text(move)`` / ``Board.describe(move)`` name it.
     """
 
     from_square: int
@@ -36,4 +37,4 @@ class Move:
     def __repr__(self) -> str:
         caps = f", captures={self.captures}" if self.captures else ""
         promo = ", promotion=True" if self.promotion else ""
-        return f"Move({self.from_square}->{self.to_square}, path={self.path}{caps}{promo})"
+        return f"Move(grid {self.from_square}->{self.to_square}, path={self.path}{caps}{promo})"

@@ -220,4 +220,8 @@ def _why_illegal(board: Board, frm: int, to: int, text: str, legal: list[Move],
         if rule is not None:
             reason, words = _PRECEDENCE_REASONS[rule]
             return f"{text} is not a legal move: {words}: {required}", reason
+    own, opp = board._own_opp()
+    if not any(r[0] == frm and r[1] == to for r in board._gen.quiet_moves(own, opp, board._k, board.turn)):
+        return (f"{text} is not a legal move: the piece on {g.name(frm)} cannot go to {g.name(to)} "
+                f"(and a capture is compulsory: {required})", Illegal.PIECE_MOVEMENT)
     return f"{text} is not a legal move: a capture was compulsory: {required}", Illegal.MUST_CAPTURE

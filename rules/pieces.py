@@ -17,7 +17,7 @@ class Color(enum.IntEnum):
         """The other color."""
         return Color(1 - self.value)
 
-    def __invert__(self) -> Color:  # type: ignore[override]
+    def __invert__(self) -> Color:
         return Color(1 - self.value)
 
     @property

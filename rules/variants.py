@@ -7,6 +7,8 @@ definition, not a new code path. `get_variant(id, **options)` applies the user-s
 from __future__ import annotations
 
 import dataclasses
+import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -299,7 +301,7 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
         options["first"] = Color(first)  # type: ignore[arg-type]
     for name in ("precedence", "draw_claims"):
         if name in options:
-            options[name] = tuple(options[name])  # type: ignore[call-overload]
+            options[name] = tuple(typing.cast(Iterable[str], options[name]))
     return dataclasses.replace(base, **options)  # type: ignore[arg-type]
 
 

@@ -165,7 +165,7 @@ def replay(record: GameRecord) -> dict[str, Any]:
     fen = record.tag("FEN") or None
     board = rules.Board(variant, fen)
     geometry = variant.geometry
-    frames = [{"text": "start", "pieces": pieces_json(board), "from": None, "to": None}]
+    frames: list[dict[str, Any]] = [{"text": "start", "pieces": pieces_json(board), "from": None, "to": None}]
     error = None
     for ply, text in enumerate(record.moves, start=1):
         try:

@@ -149,9 +149,10 @@ class Dispatcher:
                 raise ClientError(f"position refused: {exc}") from None
             payload: dict[str, Any] = {"kind": "setup_position", "fen": fen}
         else:
-            payload = message.get("command")
-            if not isinstance(payload, dict):
+            sent = message.get("command")
+            if not isinstance(sent, dict):
                 raise ClientError("'command' must be a JSON object")
+            payload = sent
         command = self._command(payload)
         try:
             await self.session.send(command)

@@ -65,7 +65,9 @@ class WebServer:
                                 ws_max_size=64 * 1024, ws_ping_interval=20, timeout_graceful_shutdown=1,
                                 access_log=False)
         self._server = uvicorn.Server(config)
-        self._server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # the CLI owns signals
+        # The CLI owns SIGINT and SIGTERM: uvicorn would otherwise replace their handlers while it serves
+        # (signal.signal in the main thread) and re-raise them only once it has shut down.
+        self._server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="web-server")
         for _ in range(500):
             if self._server.started or self._task.done():

@@ -11,8 +11,9 @@ On a syntax error the visitor's `handle_error` is called and the parser skips to
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rules.pdn import tokens as tk
 from rules.pdn.errors import PdnSyntaxError
@@ -105,7 +106,7 @@ class PdnReader:
                         return
                     self._peeked = token  # a game of comments only: start again at the tags
                     return
-                name, value = token.value  # type: ignore[misc]
+                name, value = typing.cast(tuple[str, str], token.value)
                 if name in seen:  # a second header: the previous game (tags only) lacked its terminator
                     self._peeked = token
                     self._fail_at_boundary(visitor, f"game has only tags and no result or '*' before the "
@@ -229,7 +230,8 @@ def read_games(text: str, *, validate: bool = False, variant: str | None = None)
     return list(PdnReader(text.splitlines(), validate=validate, variant=variant))
 
 
-def scan(lines: Iterable[str], visitor_factory: Callable[[], BaseVisitor[T]] = HeadersVisitor) -> Iterator[T]:
+def scan(lines: Iterable[str],
+         visitor_factory: Callable[[], BaseVisitor[Any]] = HeadersVisitor) -> Iterator[Any]:
     """Run a fresh visitor over every game (e.g. `HeadersVisitor` for a fast index of a big file)."""
     reader = PdnReader(lines)
     while (result := reader.read(visitor_factory())) is not None:

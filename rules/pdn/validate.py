@@ -186,6 +186,7 @@ def _walk(game: PdnGame, board: rules.Board, line: Line, ply: int, errors: list[
     pushed = 0
     try:
         for index, node in enumerate(line.moves):
+            move: rules.Move | None
             try:
                 move = _parse(board, node)
             except rules.AmbiguousMoveError as exc:

@@ -40,11 +40,8 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             await session.send(cmd.Place(4, 0))
             moved = await next_event(events, ev.MoveCommitted)
             assert moved.by == "black"
-            await next_event(events, ev.Message)  # the computer announces its move
-            for _ in range(200):
-                await asyncio.sleep(0.01)
-                if session.controller.computer_shape is not None:
-                    break
+            await next_event(events, lambda e: isinstance(e, ev.Message) and "The computer" in e.text)
+            await session.idle()
             shape = session.controller.computer_shape
             assert shape is not None and session.state()["engine"]["move"] == shape.text
             board.lift(shape.origin)
@@ -98,11 +95,10 @@ def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
         board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="white", opponent="engine", level=1, engine_time=0.1)
         async with Session(config, board, board, tmp_path) as session:
+            events = session.subscribe()
             board.set_occupancy(session.controller.exp.base)  # Black (the engine) moves first in English
-            for _ in range(1500):
-                await asyncio.sleep(0.01)
-                if session.controller.computer_shape is not None:
-                    break
+            await next_event(events, lambda e: isinstance(e, ev.Message) and "The computer" in e.text, 15)
+            await session.idle()
             shape = session.controller.computer_shape
             assert shape is not None and shape.text in session.state()["legal_moves"]
             assert session._owned_opponent is not None and session._owned_opponent.worker.alive

@@ -43,7 +43,10 @@ def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
 
     async def shows_the_controller_frame() -> None:
         """The chain shows the controller's frame at 0.5 of the profile's 64/255, color by color."""
-        await asyncio.sleep(0.1)   # the scan thread's next LED refresh
+        wanted = session.controller.frame.dimmed(config.brightness)
+        await until("the device holds the frame", lambda: board.frame == wanted)
+        scans = board.diagnostics.scans
+        await until("the scan thread's next LED refresh", lambda: board.diagnostics.scans > scans + 1)
         frame, shown = session.controller.frame, await lit_over()
         assert set(shown) == {sq for sq, _ in frame.lights}
         for sq, light in frame.lights:
@@ -59,6 +62,7 @@ def test_a_move_on_the_gpio_board_is_committed_and_lit(tmp_path: Path) -> None:
             matrix.set_occupancy(english.ctl.exp.base)          # the pieces go on by hand
             await until("the start position", lambda: session.controller.state == "person.idle")
             matrix.lift(english.sq("9"))
+            await until("the lift, debounced", lambda: session.controller.state == "person.lifted")
             await shows_the_controller_frame()                  # where the lifted man may go
             assert {english.sq("13"), english.sq("14")} <= {sq for sq, _ in session.controller.frame.lights}
             matrix.place(english.sq("13"))

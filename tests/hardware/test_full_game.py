@@ -70,7 +70,7 @@ class Table:
             if time.monotonic() > deadline:
                 ctl = self.session.controller
                 raise AssertionError(f"timed out after {timeout} s waiting for {what}; controller {ctl!r}, "
-                                     f"last message {ctl.flags.messages[-1] if ctl.flags.messages else None}")
+                                     f"last message {ctl.messages[-1] if ctl.messages else None}")
             await asyncio.sleep(0.005)
 
     async def act(self, verb: str, square: Cell, why: str) -> None:

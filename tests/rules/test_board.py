@@ -208,3 +208,15 @@ def test_setting_turn_updates_key_and_moves() -> None:
     b.turn = Color.BLACK
     assert b.key() == Board("international", "B:W31-50:B1-20").key()
     assert sorted(b.move_text(m) for m in b.legal_moves)[0] == "16-21"
+
+
+def test_describe_names_the_move_the_piece_and_what_it_takes() -> None:
+    """Issue 14: a Move prints in the variant's notation where the board is known."""
+    board = Board("international", "W:W28,K33:B23,12")
+    assert [board.describe(m) for m in board.legal_moves] == ["28x19: white man takes 23"]
+    king = Board("international", "W:WK46:B5")
+    assert king.describe(king.parse_move("46-41")) == "46-41: white king moves"
+    move = next(iter(board.legal_moves))
+    assert repr(move).startswith("Move(grid ")
+    quiet = Board("english")
+    assert quiet.describe(quiet.parse_move("9-13")) == "9-13: black man moves"

@@ -12,6 +12,8 @@ CASES = [
     ("international", None, "28-23", Illegal.NO_PIECE),
     ("international", None, "46-41", Illegal.PIECE_MOVEMENT),
     ("international", "W:W28,32:B23", "32-27", Illegal.MUST_CAPTURE),
+    # issue 13 item 8: not a diagonal step at all: the true reason first, though a capture is compulsory
+    ("international", "W:W27,33:B22", "33-23", Illegal.PIECE_MOVEMENT),
     ("international", "W:W9,35,K45:BK40,36,1,K24", "35x44", Illegal.MUST_TAKE_MAXIMUM),
     ("international", "W:W9,35,K45:BK40,36,1,K24", "45x29", Illegal.INCOMPLETE_CAPTURE),
     ("spanish", "W:W3,19,27:B7,K31,K15,K6", "3x12", Illegal.MUST_TAKE_MORE_KINGS),
