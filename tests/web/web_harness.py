@@ -15,6 +15,9 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Playwright
 
+import rules
+from controller import commands as cmd
+from controller import events as ev
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.device import MappedDevice
@@ -86,6 +89,26 @@ class LiveServer:
         assert self.session is not None
         self.call(lambda: self.session.send(command))
 
+    def play(self, text: str) -> None:
+        """Make the legal move ``text`` on the simulated board as a hand would (origin lifted, target placed,
+        captured pieces lifted) and wait until the controller has committed it."""
+        assert self.session is not None
+        session = self.session
+
+        async def run() -> None:
+            queue = session.subscribe()
+            try:
+                [path] = [p for p in session.state()["legal_paths"] if p["text"] == text]
+                steps = [cmd.Lift(*path["path"][0]), cmd.Place(*path["path"][-1])]
+                for command in steps + [cmd.Lift(*cell) for cell in path["captures"]]:
+                    await session.send(command)
+                while not isinstance(await asyncio.wait_for(queue.get(), 10), ev.MoveCommitted):
+                    pass
+                await session.idle()
+            finally:
+                session.unsubscribe(queue)
+        self.call(run, timeout=15)
+
     def stop(self) -> None:
         async def shutdown() -> None:
             if self.server is not None:
@@ -133,6 +156,27 @@ def open_page(context: BrowserContext, url: str) -> Page:
     page.wait_for_selector("#conn[data-state='up']")
     page.wait_for_selector("#board .sq")
     return page
+
+
+def by_hand(page: Page) -> None:
+    """Switch the virtual board to moving single pieces, as on a real board (a click lifts or places)."""
+    page.check("#hand-mode")
+
+
+def board_pieces(page: Page, board: str = "#board") -> dict[tuple[int, int], str]:
+    """The pieces a board of the page shows: (row, col) -> "white", "black-king", ..."""
+    cells = page.query_selector_all(f"{board} .sq[data-piece]")
+    return {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col"))):
+            e.get_attribute("data-piece") for e in cells}
+
+
+def position_pieces(variant: str, fen: str) -> dict[tuple[int, int], str]:
+    """The same map for a position of the rules core (White at the near edge)."""
+    board = rules.Board(variant, fen)
+    geometry = board.variant.geometry
+    def name(piece: rules.Piece) -> str:
+        return ("white" if piece.color == rules.Color.WHITE else "black") + ("-king" if piece.king else "")
+    return {geometry.rc(sq): name(p) for sq, p in board.pieces().items()}
 
 
 def cell(r: int, c: int) -> str:
