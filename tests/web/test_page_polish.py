@@ -58,7 +58,7 @@ def test_item13_accept_and_decline_only_for_an_offer_to_answer(pw: Playwright, t
             browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         assert page.is_hidden("#btn-accept-draw") and page.is_hidden("#btn-decline-draw")
         page.click("#btn-offer-draw")   # Black (to move) offers; White answers
         page.wait_for_selector("#btn-decline-draw:visible")
@@ -77,7 +77,7 @@ def test_item13_an_offer_to_the_computer_waits_for_its_answer(pw: Playwright, tm
                      engine_time=0.1) as live, browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         page.click("#btn-offer-draw")
         page.wait_for_function("() => /offers a draw|declines|accepts/.test("
                                "document.querySelector('#draw-status').textContent)")
@@ -112,7 +112,7 @@ def test_item9_resign_asks_for_confirmation(pw: Playwright, tmp_path: Path) -> N
             browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         assert page.is_hidden("#resign-confirm")
         page.click("#btn-resign")
         page.wait_for_selector("#resign-confirm:visible")

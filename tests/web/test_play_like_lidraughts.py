@@ -42,10 +42,10 @@ def set_up(page: Page, fen: str) -> None:
     page.click("#setup-panel summary")
     page.fill("#setup-fen-text", fen)
     page.click("#btn-setup-fen")
-    page.wait_for_function(f"() => document.querySelectorAll('#board .piece').length === "
+    page.wait_for_function(f"() => document.querySelectorAll('#board .sq[data-piece]').length === "
                            f"{len(rules.Board('international', fen).pieces())}")
     page.click("#btn-arrange")
-    wait_state(page, "player_to_move")
+    wait_state(page, "person.idle")
 
 
 def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: P
             browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         # Two clicks: the piece, then where it goes; the legal destinations are marked on selection.
         page.click(cell(*rc("international", "32")))
         page.wait_for_selector(f"{cell(*rc('international', '32'))}.selected")
@@ -82,7 +82,7 @@ def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: P
         page.click(cell(*rc("international", "20")))
         plies(page, 1)
         assert page.text_content("#moves .ply") == "49x20"
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         state = live.state()
         left = {tuple(c) for c in state["occupancy"]}
         assert left == {rc("international", n) for n in ("20", "34", "1")}
@@ -95,7 +95,7 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
         context.add_init_script(SPIES)
         page = open_page(context, live.url)
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         assert not page.is_checked("#sound")   # muted until asked for
 
         def drag(origin: str, target: str) -> None:
@@ -110,7 +110,7 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
 
         drag("33", "29")
         plies(page, 1)
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         assert page.evaluate("window.__sounds") == 0
 
         # The other side moves on the board itself: the page animates it from its origin to its target.
@@ -165,7 +165,7 @@ def test_copy_fen_and_pdn(pw: Playwright, tmp_path: Path) -> None:
         page = open_page(context, live.url)
         context.grant_permissions(["clipboard-read", "clipboard-write"])
         page.click("#btn-arrange")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         live.play("11-15")
         live.play("22-18")
         plies(page, 2)

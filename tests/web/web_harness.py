@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -29,7 +28,6 @@ from web.server import WebServer
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 BOARD_SIZES = {"spanish": 8, "international": 10, "english": 8, "russian": 8, "brazilian": 8}
 
 
@@ -191,25 +189,6 @@ def click_square(page: Page, r: int, c: int) -> None:
     expected = "0" if before == "1" else "1"
     page.click(cell(r, c))
     page.wait_for_selector(f"{cell(r, c)}[data-occupied='{expected}']:not([data-pending])")
-
-
-def take_screenshot(page: Page, name: str) -> Path:
-    """Save a PNG of the page and check it is one; into docs/screenshots only with DBOARD_SCREENSHOTS=update.
-
-    A plain test run leaves the tracked README pictures alone (Chromium's output differs by a few bytes
-    from run to run, which would dirty the work tree); `DBOARD_SCREENSHOTS=update ./dev test tests/web`
-    retakes them.
-    """
-    if os.environ.get("DBOARD_SCREENSHOTS") == "update":
-        folder = SCREENSHOTS
-    else:
-        folder = Path(tempfile.gettempdir()) / "dboard-screenshots"
-        folder.mkdir(exist_ok=True)
-    path = folder / name
-    page.screenshot(path=str(path))
-    data = path.read_bytes()
-    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000, path
-    return path
 
 
 def wait_state(page: Page, state: str, timeout: float = 15_000) -> None:
