@@ -29,7 +29,19 @@ def outside(page: Page, selector: str, width: int) -> list[str]:
         .map(e => e.id || e.className || e.tagName)""")
 
 
+LONG_NAMES = """[Event "club evening"]
+[White "Computer (level 10) from the club's Raspberry Pi"]
+[Black "Alexandra Konstantinopoulou-Wetherington"]
+[Result "0-1"]
+[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 14x23 0-1
+"""
+
+
 def test_item13_usable_at_390px_without_sideways_scrolling(pw: Playwright, tmp_path: Path) -> None:
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "20250101-120000-international.pdn").write_text(LONG_NAMES, encoding="utf-8")
     with live_server(tmp_path, variant="international", opponent="person", human_color="both") as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
@@ -41,7 +53,8 @@ def test_item13_usable_at_390px_without_sideways_scrolling(pw: Playwright, tmp_p
         assert board["width"] > 0.8 * PHONE["width"]   # the board uses the width it has
         assert page.evaluate(OPTIONS_CUT, "#ng-variant") == []
         page.click("#tab-library")
-        page.wait_for_selector("#library:not([hidden])")
+        page.click("#games tr.game")   # the list and the game viewer, with long player names
+        page.wait_for_selector("#v-ply[data-ply='0']")
         assert page.evaluate(SIDEWAYS) <= 0
         assert outside(page, "#library", PHONE["width"]) == []
 
