@@ -21,7 +21,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "web")]
 
 from playwright.sync_api import Page, Playwright, sync_playwright  # noqa: E402
-from web_harness import LiveServer, browser, cell, live_server, open_page, wait_state  # noqa: E402
+from web_harness import LiveServer, arranged, browser, cell, live_server, open_page, wait_plies  # noqa: E402
 
 import rules  # noqa: E402
 
@@ -57,18 +57,21 @@ def square(variant: str, name: str) -> str:
     return cell(*geometry.rc(geometry.parse_square(name)))
 
 
-def start(page: Page) -> None:
-    page.click("#btn-arrange")
-    wait_state(page, "player_to_move")
+def played(page: Page, live: LiveServer, plies: int) -> None:
+    """The pieces arranged on the virtual board and the first ``plies`` of a reproducible opening played."""
+    arranged(page)
+    for text in opening("international", plies):
+        live.play(text)
+    wait_plies(page, plies)
 
 
 def live_board_start(page: Page, live: LiveServer) -> None:
-    start(page)
+    arranged(page)
     save(page, "live-board-start.png")
 
 
 def live_board_computer_move(page: Page, live: LiveServer) -> None:
-    start(page)
+    arranged(page)
     page.click(square("spanish", "10"))   # the piece, then where it goes
     page.click(square("spanish", "14"))
     page.wait_for_function("() => /plays /.test(document.querySelector('#engine').textContent)",
@@ -78,10 +81,7 @@ def live_board_computer_move(page: Page, live: LiveServer) -> None:
 
 
 def live_board_history(page: Page, live: LiveServer) -> None:
-    start(page)
-    for text in opening("international", 23):
-        live.play(text)
-    page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 23")
+    played(page, live, 23)
     page.click("#moves td.ply[data-ply='14']")
     page.wait_for_selector("#board[data-view='14']")
     save(page, "live-board-history.png")
@@ -89,10 +89,7 @@ def live_board_history(page: Page, live: LiveServer) -> None:
 
 def live_board_phone(page: Page, live: LiveServer) -> None:
     page.set_viewport_size(PHONE)
-    start(page)
-    for text in opening("international", 12):
-        live.play(text)
-    page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 12")
+    played(page, live, 12)
     for piece in page.query_selector_all("#board .sq[data-piece='white']"):   # select one that can move
         piece.click()
         if page.query_selector("#board .sq.selected"):
@@ -101,9 +98,7 @@ def live_board_phone(page: Page, live: LiveServer) -> None:
 
 
 def game_library(page: Page, live: LiveServer) -> None:
-    start(page)
-    for text in opening("international", 9):
-        live.play(text)
+    played(page, live, 9)
     page.click("#btn-resign")
     page.click("#btn-resign-yes")
     page.wait_for_selector("#result[data-result]")

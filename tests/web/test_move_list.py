@@ -8,7 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import board_pieces, browser, cell, live_server, open_page, position_pieces, wait_state
+from web_harness import (
+    arranged,
+    board_pieces,
+    browser,
+    cell,
+    live_server,
+    open_page,
+    position_pieces,
+    wait_plies,
+)
 
 import rules
 
@@ -38,11 +47,10 @@ def test_item5_move_list_is_a_table_that_follows_and_views_earlier_positions(pw:
     with live_server(tmp_path, opponent="person", human_color="both", settle_ms=0) as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         for text in PLIES[:-1]:
             live.play(text)
-        page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {len(PLIES) - 1}")
+        wait_plies(page, len(PLIES) - 1)
 
         # One row per move: number, White's ply, Black's ply; every ply in its own cell, none clipped.
         rows = table_rows(page)
@@ -107,11 +115,10 @@ def test_item5_black_first_and_set_up_with_the_second_mover_to_move(pw: Playwrig
     with live_server(tmp_path, variant="english", opponent="person", human_color="both",
                      settle_ms=0) as live, browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         for text in ("11-15", "22-18", "15x22"):
             live.play(text)
-        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 3")
+        wait_plies(page, 3)
         # English: Black moves first, so Black's column comes first.
         assert page.eval_on_selector_all("#moves thead th", HEAD) == ["", "Black", "White"]
         assert table_rows(page) == [["1.", "11-15", "22-18"], ["2.", "15x22", ""]]
@@ -120,11 +127,10 @@ def test_item5_black_first_and_set_up_with_the_second_mover_to_move(pw: Playwrig
         page.select_option("#ng-variant", "english")
         page.fill("#ng-fen", "W:W21:B1")
         page.click("#btn-new-game")
-        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 0")
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        wait_plies(page, 0)
+        arranged(page)
         live.play("21-17")
-        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1")
+        wait_plies(page, 1)
         assert table_rows(page) == [["1.", "…", "21-17"]]
 
 

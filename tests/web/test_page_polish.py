@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import browser, live_server, open_page, wait_state
+from web_harness import arranged, browser, live_server, open_page
 
 PHONE = {"width": 390, "height": 844}
 
@@ -70,8 +70,7 @@ def test_item13_accept_and_decline_only_for_an_offer_to_answer(pw: Playwright, t
     with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         assert page.is_hidden("#btn-accept-draw") and page.is_hidden("#btn-decline-draw")
         page.click("#btn-offer-draw")   # Black (to move) offers; White answers
         page.wait_for_selector("#btn-decline-draw:visible")
@@ -89,8 +88,7 @@ def test_item13_an_offer_to_the_computer_waits_for_its_answer(pw: Playwright, tm
     with live_server(tmp_path, variant="english", opponent="engine", human_color="black",
                      engine_time=0.1) as live, browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         page.click("#btn-offer-draw")
         page.wait_for_function("() => /offers a draw|declines|accepts/.test("
                                "document.querySelector('#draw-status').textContent)")
@@ -124,8 +122,7 @@ def test_item9_resign_asks_for_confirmation(pw: Playwright, tmp_path: Path) -> N
     with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         assert page.is_hidden("#resign-confirm")
         page.click("#btn-resign")
         page.wait_for_selector("#resign-confirm:visible")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import browser, cell, live_server, open_page, wait_state
+from web_harness import arranged, browser, cell, live_server, open_page, wait_plies, wait_state
 
 import rules
 from rules.pdn import read_games
@@ -34,26 +34,20 @@ def rc(variant: str, name: str) -> tuple[int, int]:
     return geometry.rc(geometry.parse_square(name))
 
 
-def plies(page: Page, count: int) -> None:
-    page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {count}")
-
-
 def set_up(page: Page, fen: str) -> None:
     page.click("#setup-panel summary")
     page.fill("#setup-fen-text", fen)
     page.click("#btn-setup-fen")
     page.wait_for_function(f"() => document.querySelectorAll('#board .sq[data-piece]').length === "
                            f"{len(rules.Board('international', fen).pieces())}")
-    page.click("#btn-arrange")
-    wait_state(page, "person.idle")
+    arranged(page)
 
 
 def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: Path) -> None:
     with live_server(tmp_path, opponent="person", human_color="both", settle_ms=100) as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         # Two clicks: the piece, then where it goes; the legal destinations are marked on selection.
         page.click(cell(*rc("international", "32")))
         page.wait_for_selector(f"{cell(*rc('international', '32'))}.selected")
@@ -61,7 +55,7 @@ def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: P
                  for e in page.query_selector_all("#board .sq.dest")}
         assert dests == {rc("international", "27"), rc("international", "28")}
         page.click(cell(*rc("international", "28")))
-        plies(page, 1)
+        wait_plies(page, 1)
         assert page.text_content("#moves .ply") == "32-28"
         assert page.query_selector_all("#board .sq.selected, #board .sq.dest") == []
 
@@ -80,7 +74,7 @@ def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: P
                  for e in page.query_selector_all("#board .sq.dest")}
         assert dests == {rc("international", "20"), rc("international", "40")}
         page.click(cell(*rc("international", "20")))
-        plies(page, 1)
+        wait_plies(page, 1)
         assert page.text_content("#moves .ply") == "49x20"
         wait_state(page, "person.idle")
         state = live.state()
@@ -94,8 +88,7 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
             browser(pw) as context:
         context.add_init_script(SPIES)
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         assert not page.is_checked("#sound")   # muted until asked for
 
         def drag(origin: str, target: str) -> None:
@@ -109,13 +102,13 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
             page.mouse.up()
 
         drag("33", "29")
-        plies(page, 1)
+        wait_plies(page, 1)
         wait_state(page, "person.idle")
         assert page.evaluate("window.__sounds") == 0
 
         # The other side moves on the board itself: the page animates it from its origin to its target.
         live.play("18-23")
-        plies(page, 2)
+        wait_plies(page, 2)
         origin, target = rc("international", "18"), rc("international", "23")
         anims = page.evaluate("window.__anims")
         moved = [a for a in anims if (a["row"], a["col"]) == target]
@@ -126,7 +119,7 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
         # Sound on: each move clicks; the choice is remembered across a reload.
         page.check("#sound")
         drag("29", "18")   # a capture by drag, dropped on its final square: 29x18 over 23
-        plies(page, 3)
+        wait_plies(page, 3)
         assert page.text_content("#moves td.ply[data-ply='3']") == "29x18"
         page.wait_for_function("() => window.__sounds >= 1")
         page.reload()
@@ -164,11 +157,10 @@ def test_copy_fen_and_pdn(pw: Playwright, tmp_path: Path) -> None:
                      settle_ms=0) as live, browser(pw) as context:
         page = open_page(context, live.url)
         context.grant_permissions(["clipboard-read", "clipboard-write"])
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
         live.play("11-15")
         live.play("22-18")
-        plies(page, 2)
+        wait_plies(page, 2)
         clipboard = "() => navigator.clipboard.readText()"
         page.click("#btn-copy-fen")
         page.wait_for_selector("#copy-note:has-text('FEN copied')")

@@ -191,6 +191,17 @@ def click_square(page: Page, r: int, c: int) -> None:
     page.wait_for_selector(f"{cell(r, c)}[data-occupied='{expected}']:not([data-pending])")
 
 
+def arranged(page: Page) -> None:
+    """Put the game's pieces on the virtual board (Arrange pieces) and wait until the person may move."""
+    page.click("#btn-arrange")
+    wait_state(page, "person.idle")
+
+
+def wait_plies(page: Page, count: int) -> None:
+    """Wait until the page's move list holds ``count`` plies."""
+    page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {count}")
+
+
 def wait_state(page: Page, state: str, timeout: float = 15_000) -> None:
     """Wait until the page shows the controller's machine state ``state``."""
     page.wait_for_selector(f"#machine[data-state='{state}']", timeout=timeout)

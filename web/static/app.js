@@ -109,7 +109,7 @@ function setState(s) {
   if (app.view !== null && (app.view > n || !prev || prev.start_fen !== s.start_fen)) app.view = null;
   settlePending(s);
   render();
-  if (prev && n === before + 1 && s.last_move) {   // one new ply: its sound and (unless played here) its slide
+  if (before >= 0 && n === before + 1 && s.last_move) {   // one new ply: its sound and (unless played here) its slide
     const last = s.last_move;
     sound.play(last.captures.length > 0);
     if (app.view === null && app.animatedPly !== n) {
