@@ -143,7 +143,7 @@ function render() {
   $("#variant-name").textContent = s.variant_name || s.variant;
   $("#turn").textContent = s.turn ? `${s.turn} to move` : "";
   $("#turn").dataset.turn = s.turn || "";
-  $("#machine").textContent = (s.state || "").replace(/_/g, " ");
+  $("#machine").textContent = (s.state || "").replace(".", ": ").replace(/_/g, " ");   // "person: lifted"
   $("#machine").dataset.state = s.state || "";
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();
