@@ -17,7 +17,8 @@ from .clocks import TimeControl
 
 
 class CommandError(ValueError):
-    """A command whose JSON form is malformed; the message names the field and what was expected."""
+    """A command whose JSON form is malformed; the message names the command and the field in a player's words
+    (``New game: the engine level must be 1 to 10, got 11``) and what was expected."""
 
 
 _COLORS = ("white", "black")
@@ -28,6 +29,10 @@ class Command:
     """Base of every command; ``kind`` is the JSON discriminator."""
 
     kind: ClassVar[str] = "command"
+    title: ClassVar[str] = "Command"
+    """What a player calls the command (the page's button): error messages start with it."""
+    labels: ClassVar[dict[str, str]] = {}
+    """The fields in a player's words (error messages name these, not the JSON keys)."""
 
     @staticmethod
     def from_json(data: Any) -> Command:
@@ -42,7 +47,7 @@ class Command:
         names = {f.name for f in fields(cls)}
         extra = set(data) - names - {"kind"}
         if extra:
-            raise CommandError(f"{kind}: unexpected field(s) {', '.join(sorted(extra))}")
+            raise CommandError(f"{cls.title}: unexpected field(s) {', '.join(sorted(extra))}")
         values = {}
         for f in fields(cls):
             if f.name in data:
@@ -50,23 +55,34 @@ class Command:
         try:
             return cls(**values)
         except TypeError as exc:
-            raise CommandError(f"{kind}: {exc}") from None
+            raise CommandError(f"{cls.title}: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form ``from_json`` reads back."""
         return {"kind": self.kind, **self.__dict__}
 
+    def _refuse(self, name: str, expected: str) -> CommandError:
+        """The error for field ``name``: the command and the field in a player's words, what was expected
+        and what was given."""
+        label = self.labels.get(name, name)
+        return CommandError(f"{self.title}: the {label} must be {expected}, got {getattr(self, name)!r}")
 
-def _check_type(kind: str, name: str, value: Any, types: type | tuple[type, ...]) -> None:
-    if isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
-        raise CommandError(f"{kind}: field {name!r} expects {types}, got a boolean")
-    if not isinstance(value, types):
-        raise CommandError(f"{kind}: field {name!r} has the wrong type {type(value).__name__} ({value!r})")
+    def _check_type(self, name: str, kind: type) -> None:
+        value = getattr(self, name)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise self._refuse(name, _KIND_WORDS[kind])
+
+    def _check_choice(self, name: str, choices: tuple[str, ...]) -> None:
+        if getattr(self, name) not in choices:
+            raise self._refuse(name, f"{', '.join(choices[:-1])} or {choices[-1]}")
+
+    def _check_range(self, name: str, low: int, high: int) -> None:
+        self._check_type(name, int)
+        if not low <= getattr(self, name) <= high:
+            raise self._refuse(name, f"{low} to {high}")
 
 
-def _check_choice(kind: str, name: str, value: Any, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise CommandError(f"{kind}: field {name!r} must be one of {', '.join(choices)}, got {value!r}")
+_KIND_WORDS: dict[type, str] = {int: "a whole number", str: "text", bool: "true or false"}
 
 
 @dataclass(frozen=True)
@@ -74,6 +90,10 @@ class NewGame(Command):
     """Start a new game (the controller then waits for the start position on the board)."""
 
     kind: ClassVar[str] = "new_game"
+    title: ClassVar[str] = "New game"
+    labels: ClassVar[dict[str, str]] = {
+        "human_color": "color you play", "level": "engine level", "time_control": "time control",
+        "fen": "start position (FEN)", "player": "player name"}
     variant: str = "international"
     human_color: str = "white"
     opponent: str = "engine"
@@ -84,24 +104,22 @@ class NewGame(Command):
     """The local profile whose rating this game updates (None: keep the current one)."""
 
     def __post_init__(self) -> None:
-        _check_type(self.kind, "variant", self.variant, str)
-        _check_choice(self.kind, "human_color", self.human_color, ("white", "black", "both"))
-        _check_choice(self.kind, "opponent", self.opponent, ("person", "engine", "external"))
-        _check_type(self.kind, "level", self.level, int)
-        if not 1 <= self.level <= 10:
-            raise CommandError(f"{self.kind}: field 'level' must be 1-10, got {self.level}")
+        self._check_type("variant", str)
+        self._check_choice("human_color", ("white", "black", "both"))
+        self._check_choice("opponent", ("person", "engine", "external"))
+        self._check_range("level", 1, 10)
         if self.time_control is not None:
-            _check_type(self.kind, "time_control", self.time_control, str)
+            self._check_type("time_control", str)
             try:
                 TimeControl.parse(self.time_control)
             except ValueError as exc:
-                raise CommandError(f"{self.kind}: field 'time_control': {exc}") from None
+                raise CommandError(f"{self.title}: {exc}") from None
         if self.fen is not None:
-            _check_type(self.kind, "fen", self.fen, str)
+            self._check_type("fen", str)
         if self.player is not None:
-            _check_type(self.kind, "player", self.player, str)
+            self._check_type("player", str)
             if not self.player.strip():
-                raise CommandError(f"{self.kind}: field 'player' must not be empty")
+                raise self._refuse("player", "a name, not blank")
 
 
 @dataclass(frozen=True)
@@ -109,12 +127,12 @@ class Takeback(Command):
     """Take back ``plies`` moves; the LEDs then guide the pieces back."""
 
     kind: ClassVar[str] = "takeback"
+    title: ClassVar[str] = "Take back"
+    labels: ClassVar[dict[str, str]] = {"plies": "number of plies"}
     plies: int = 1
 
     def __post_init__(self) -> None:
-        _check_type(self.kind, "plies", self.plies, int)
-        if not 1 <= self.plies <= 1000:
-            raise CommandError(f"{self.kind}: field 'plies' must be 1-1000, got {self.plies}")
+        self._check_range("plies", 1, 1000)
 
 
 @dataclass(frozen=True)
@@ -122,7 +140,7 @@ class _ColorCommand(Command):
     color: str = "white"
 
     def __post_init__(self) -> None:
-        _check_choice(self.kind, "color", self.color, _COLORS)
+        self._check_choice("color", _COLORS)
 
 
 @dataclass(frozen=True)
@@ -130,6 +148,7 @@ class Resign(_ColorCommand):
     """``color`` resigns."""
 
     kind: ClassVar[str] = "resign"
+    title: ClassVar[str] = "Resign"
 
 
 @dataclass(frozen=True)
@@ -137,6 +156,7 @@ class OfferDraw(_ColorCommand):
     """``color`` offers a draw."""
 
     kind: ClassVar[str] = "offer_draw"
+    title: ClassVar[str] = "Offer draw"
 
 
 @dataclass(frozen=True)
@@ -144,6 +164,7 @@ class AcceptDraw(_ColorCommand):
     """``color`` accepts the draw on offer."""
 
     kind: ClassVar[str] = "accept_draw"
+    title: ClassVar[str] = "Accept draw"
 
 
 @dataclass(frozen=True)
@@ -151,6 +172,7 @@ class DeclineDraw(_ColorCommand):
     """``color`` declines the draw on offer."""
 
     kind: ClassVar[str] = "decline_draw"
+    title: ClassVar[str] = "Decline draw"
 
 
 @dataclass(frozen=True)
@@ -158,6 +180,7 @@ class ClaimDraw(_ColorCommand):
     """``color`` claims the draw a claim rule allows now (English repetition or 40 moves, ...)."""
 
     kind: ClassVar[str] = "claim_draw"
+    title: ClassVar[str] = "Claim draw"
 
 
 @dataclass(frozen=True)
@@ -165,6 +188,7 @@ class Hint(Command):
     """Show the legal moves (or the computer's suggestion) on the LEDs."""
 
     kind: ClassVar[str] = "hint"
+    title: ClassVar[str] = "Hint"
 
 
 @dataclass(frozen=True)
@@ -172,10 +196,12 @@ class SetTeaching(Command):
     """Turn teaching mode on or off."""
 
     kind: ClassVar[str] = "set_teaching"
+    title: ClassVar[str] = "Teaching mode"
+    labels: ClassVar[dict[str, str]] = {"on": "on/off setting"}
     on: bool = True
 
     def __post_init__(self) -> None:
-        _check_type(self.kind, "on", self.on, bool)
+        self._check_type("on", bool)
 
 
 @dataclass(frozen=True)
@@ -183,10 +209,11 @@ class MissedCaptureChoice(Command):
     """The opponent's answer to a missed capture: retract, accept or huff."""
 
     kind: ClassVar[str] = "missed_capture_choice"
+    title: ClassVar[str] = "Missed capture"
     choice: str = "retract"
 
     def __post_init__(self) -> None:
-        _check_choice(self.kind, "choice", self.choice, ("retract", "accept", "huff"))
+        self._check_choice("choice", ("retract", "accept", "huff"))
 
 
 @dataclass(frozen=True)
@@ -194,12 +221,14 @@ class SetupPosition(Command):
     """Start a game from a FEN position (the board must then be set up to match)."""
 
     kind: ClassVar[str] = "setup_position"
+    title: ClassVar[str] = "Set up a position"
+    labels: ClassVar[dict[str, str]] = {"fen": "position (FEN)"}
     fen: str = ""
 
     def __post_init__(self) -> None:
-        _check_type(self.kind, "fen", self.fen, str)
+        self._check_type("fen", str)
         if not self.fen.strip():
-            raise CommandError(f"{self.kind}: field 'fen' must not be empty")
+            raise self._refuse("fen", "a FEN such as W:W31,32:B1,2, not blank")
 
 
 @dataclass(frozen=True)
@@ -207,10 +236,12 @@ class ChooseMove(Command):
     """Pick, by its text, one of the candidate moves the board could not tell apart."""
 
     kind: ClassVar[str] = "choose_move"
+    title: ClassVar[str] = "Choose move"
+    labels: ClassVar[dict[str, str]] = {"text": "move"}
     text: str = ""
 
     def __post_init__(self) -> None:
-        _check_type(self.kind, "text", self.text, str)
+        self._check_type("text", str)
 
 
 @dataclass(frozen=True)
@@ -218,19 +249,18 @@ class SavePdn(Command):
     """Write the game so far (finished or not) to its PDN file under the data directory's ``games/``."""
 
     kind: ClassVar[str] = "save_pdn"
+    title: ClassVar[str] = "Save PDN"
 
 
 @dataclass(frozen=True)
 class _SquareCommand(Command):
+    labels: ClassVar[dict[str, str]] = {"col": "column"}
     row: int = 0
     col: int = 0
 
     def __post_init__(self) -> None:
         for name in ("row", "col"):
-            value = getattr(self, name)
-            _check_type(self.kind, name, value, int)
-            if not 0 <= value < 16:
-                raise CommandError(f"{self.kind}: field {name!r} must be 0-15, got {value}")
+            self._check_range(name, 0, 15)
 
 
 @dataclass(frozen=True)
@@ -238,6 +268,7 @@ class Lift(_SquareCommand):
     """Virtual board: lift the piece on (row, col) (only with a SimulatedDevice)."""
 
     kind: ClassVar[str] = "lift"
+    title: ClassVar[str] = "Lift a piece"
 
 
 @dataclass(frozen=True)
@@ -245,6 +276,7 @@ class Place(_SquareCommand):
     """Virtual board: put a piece on (row, col) (only with a SimulatedDevice)."""
 
     kind: ClassVar[str] = "place"
+    title: ClassVar[str] = "Place a piece"
 
 
 _BY_KIND: dict[str, type[Command]] = {

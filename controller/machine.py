@@ -163,7 +163,9 @@ class Controller:
         self.record = record
         self.map = BoardMap(record.variant, record.settings.flipped)
         self.hints = HintPolicy(record.variant.height, record.variant.width, self.teaching)
-        self.start_occupancy = Expectation(record.start_board(), self.map).base
+        start = record.start_board()
+        self.start_occupancy = Expectation(start, self.map).base
+        self.start_fen = start.fen()
         self.history: list[frozenset[Cell]] = [Expectation(b, self.map).base for b in record.boards()]
         self.missed_info: _Missed | None = None
         self.draw_offer: str | None = None
@@ -917,7 +919,9 @@ class Controller:
         board = self.game.board
         pieces = [{"row": r, "col": c, "color": color_name(color), "king": king}
                   for (r, c), (color, king) in sorted(self.exp.pieces.items())]
-        moves = [{"ply": i + 1, "text": rec.text, "by": rec.by} for i, rec in enumerate(self.records)]
+        moves = [{"ply": i + 1, "text": rec.text, "by": rec.by, "fen": rec.fen}
+                 for i, rec in enumerate(self.records)]
+        cells = self.map.rc
         last = None
         if board.move_stack and self.records and self.records[-1].kind == "move":
             m = board.peek()
@@ -930,6 +934,9 @@ class Controller:
             "orientation": "white-far" if self.settings.flipped else "white-near",
             "pieces": pieces, "turn": color_name(board.turn), "state": self.state,
             "legal_moves": [s.text for s in self.exp.shapes], "moves": moves, "last_move": last,
+            "legal_paths": [{"text": s.text, "path": [list(cells(sq)) for sq in s.move.path],
+                             "captures": [list(c) for c in s.captures]} for s in self.exp.shapes],
+            "start_fen": self.start_fen, "draw_offer": self.draw_offer,
             "leds": ev.frame_to_json(self.frame) if self.frame else [],
             "clocks": self.clocks.to_json(self.clock.now()) if self.clocks is not None else None,
             "engine": {"opponent": self.settings.opponent, "level": self.settings.level,

@@ -263,6 +263,10 @@ class Session:
 
         return self.journal_dir / RATINGS_FILE if self.journal_dir is not None else None
 
+    def pdn(self) -> str:
+        """The game so far as PDN text (Result ``*`` while it is in progress)."""
+        return self.controller.pdn()
+
     def save_pdn(self) -> Path | None:
         """Write the game so far (finished or not) to its file under ``games/``; None without a data dir."""
         return self.controller.write_pdn()

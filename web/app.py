@@ -115,6 +115,12 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         return PlainTextResponse(text, media_type="application/x-pdn",
                                  headers={"Content-Disposition": 'attachment; filename="games.pdn"'})
 
+    async def api_current_pdn(request: Request) -> Response:
+        """The game in progress as PDN (the page's Copy PDN)."""
+        if not view_allowed(request):
+            return PlainTextResponse("access token required\n", status_code=403)
+        return PlainTextResponse(session.pdn() + "\n", media_type="application/x-pdn")
+
     async def websocket(ws: WebSocket) -> None:
         if not same_origin(ws.headers) or not view_allowed(ws):
             await ws.close(code=4403)
@@ -145,6 +151,7 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         Route("/favicon.ico", favicon),
         Route("/api/state", api_state),
         Route("/api/command", api_command, methods=["POST"]),
+        Route("/api/current.pdn", api_current_pdn),
         Route("/api/games", api_games),
         Route("/api/games.pdn", api_all_pdn),
         Route("/api/games/{game_id:str}.pdn", api_game_pdn),

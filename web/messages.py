@@ -197,7 +197,7 @@ class Dispatcher:
             if fen:
                 rules.Board(variant, fen)
         except ValueError as exc:
-            raise ClientError(f"{type(command).__name__}: {exc}") from None
+            raise ClientError(f"{command.title}: {exc}") from None
 
 
 def _board_size(state: dict[str, Any]) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rig import next_event
 
+import rules
 from controller import commands as cmd
 from controller import events as ev
 from controller.config import Config
@@ -238,3 +239,45 @@ def test_external_engine_with_an_illegal_move_is_replaced(tmp_path: Path) -> Non
     assert move
     [note] = [e for e in got if isinstance(e, ev.Message) and "external engine failed" in e.text]
     assert "illegal" in note.text
+
+
+def test_state_gives_the_page_paths_positions_draw_offer_and_pdn() -> None:
+    """What the web page builds on (issue 13): every legal move's cells (to move by clicks on the virtual
+    board), the position before and after each ply (to view earlier positions), the draw offer waiting for
+    an answer (Accept/Decline shown only then) and the game so far as PDN (copy PDN)."""
+    async def main() -> None:
+        board = SimulatedDevice(10, 10)
+        fen = "B:W28,33:B23,19"   # Black to move in a set-up position: 19x... is no capture, 23x32 is
+        config = Config(variant="international", human_color="both", opponent="person", settle_ms=0)
+        async with Session(config, board, board, None) as session:
+            await session.send(cmd.SetupPosition(fen))
+            await session.idle()
+            events = await _started(session, board)
+            state = session.state()
+            assert state["start_fen"] == state["fen"] and state["moves"] == []
+            [capture] = state["legal_paths"]
+            assert capture["text"] == "23x32"
+            geometry = rules.get_variant("international").geometry
+            cells = [[*geometry.rc(geometry.parse_square(s))] for s in ("23", "32")]
+            assert capture["path"] == cells
+            assert capture["captures"] == [[*geometry.rc(geometry.parse_square("28"))]]
+            origin, target = capture["path"]
+            await session.send(cmd.Lift(*origin))
+            await session.send(cmd.Place(*target))
+            await session.send(cmd.Lift(*capture["captures"][0]))
+            await next_event(events, ev.MoveCommitted, WAIT)
+            await session.idle()
+            state = session.state()
+            [ply] = state["moves"]
+            assert ply["text"] == "23x32" and ply["by"] == "black" and ply["fen"] == state["fen"] != fen
+            assert state["draw_offer"] is None
+            await session.send(cmd.OfferDraw("white"))
+            await session.idle()
+            assert session.state()["draw_offer"] == "white"
+            await session.send(cmd.DeclineDraw("black"))
+            await session.idle()
+            assert session.state()["draw_offer"] is None
+            [game] = read_games(session.pdn(), validate=True, variant="international")
+            assert game.tags["FEN"] == fen and [node.text for node in game.moves] == ["23x32"]
+
+    asyncio.run(main())

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Playwright
-from web_harness import browser, click_square, live_server, open_page, wait_state
+from web_harness import browser, by_hand, cell, click_square, live_server, open_page, wait_state
 
 import rules
 
@@ -53,6 +53,7 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
+        by_hand(page)   # piece by piece, as on a real board: the page itself offers only legal moves
         click_square(page, *quiet_from)   # a quiet move although 16x23 was compulsory
         click_square(page, *quiet_to)
         wait_state(page, "person.missed_capture")
@@ -102,6 +103,7 @@ def test_rating_is_shown_and_updated_after_a_game_against_the_engine(pw: Playwri
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
         page.click("#btn-resign")
+        page.click("#btn-resign-yes")
         page.wait_for_selector("#messages li:has-text('Your english rating: 1500 ->')")
         live.call(live.session.idle)
         rating = live.state()["rating"]
@@ -128,8 +130,8 @@ def test_claim_draw_button_follows_the_rules(pw: Playwright, tmp_path: Path) -> 
         assert page.is_disabled("#btn-claim-draw")
         for ply, text in enumerate(("30-26", "4-8", "26-30", "8-4") * 2, 1):
             move = board.parse_move(text)
-            click_square(page, *board.variant.geometry.rc(move.from_square))
-            click_square(page, *board.variant.geometry.rc(move.to_square))
+            page.click(cell(*board.variant.geometry.rc(move.from_square)))   # the piece, then its square
+            page.click(cell(*board.variant.geometry.rc(move.to_square)))
             board.push(move)
             page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {ply}")
         page.wait_for_selector("#btn-claim-draw:not([disabled])")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Playwright
-from web_harness import browser, cell, click_square, live_server, open_page, take_screenshot, wait_state
+from web_harness import browser, by_hand, cell, click_square, live_server, open_page, wait_state
 
 import rules
 from rules.pdn import read_games
@@ -75,6 +75,7 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         page.wait_for_function(f"() => document.querySelectorAll('#board .piece').length === {count}")
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
+        by_hand(page)   # single pieces lifted and put down, as on a real board
 
         # A refused move: the message names what is wrong; then the piece goes back.
         bad = illegal_target(board, m1.from_square)
@@ -92,8 +93,6 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         board.push(m1)
         reply = engine_reply(page, board)
         page.wait_for_selector("#board .sq[data-led]")
-        if variant == "spanish":
-            take_screenshot(page, "live-board-computer-move.png")
         play_move(page, board, reply)
         board.push(reply)
         page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 2")
@@ -121,9 +120,8 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         assert board.is_game_over()
         page.wait_for_selector("#result[data-result='1-0']", timeout=15_000)
         assert page.locator("#moves .ply").count() == 3
-        assert page.locator("#moves li").count() == 2   # numbered in pairs: 1. white black 2. white
+        assert page.locator("#moves tbody tr").count() == 2   # numbered in pairs: 1. white black 2. white
         assert page.locator("#moves .ply").nth(2).text_content() == capture_text
-        take_screenshot(page, f"live-board-{variant}-game-over.png")
 
         # The game library: the finished game, viewed move by move, downloaded as PDN and validated.
         page.click("#tab-library")
@@ -140,8 +138,6 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         assert not page.query_selector(viewer.format(*origin))
         page.click("#v-last")
         page.wait_for_selector("#v-ply[data-ply='3']")
-        if variant == "international":
-            take_screenshot(page, "game-library.png")
         with page.expect_download() as info:
             page.click("#games tr.game a.download")
         text = Path(info.value.path()).read_text(encoding="utf-8")

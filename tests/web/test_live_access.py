@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import Playwright
-from web_harness import browser, cell, click_square, live_server, open_page, take_screenshot, wait_state
+from web_harness import browser, by_hand, cell, click_square, live_server, open_page, wait_state
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -43,7 +43,7 @@ def test_two_browsers_see_the_same_live_board(pw: Playwright, tmp_path: Path) ->
             assert page.text_content("#variant-name") == "International draughts"
         a.click("#btn-arrange")
         wait_state(b, "person.idle")
-        take_screenshot(b, "live-board-start.png")
+        by_hand(a)
         click_square(a, *origin)   # lifted in browser A: browser B shows the piece in the air
         b.wait_for_selector(f"{cell(*origin)}[data-occupied='0'] .piece.lifted")
         wait_state(b, "person.lifted")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -15,6 +14,9 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Playwright
 
+import rules
+from controller import commands as cmd
+from controller import events as ev
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.device import MappedDevice
@@ -26,7 +28,6 @@ from web.server import WebServer
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 BOARD_SIZES = {"spanish": 8, "international": 10, "english": 8, "russian": 8, "brazilian": 8}
 
 
@@ -86,6 +87,26 @@ class LiveServer:
         assert self.session is not None
         self.call(lambda: self.session.send(command))
 
+    def play(self, text: str) -> None:
+        """Make the legal move ``text`` on the simulated board as a hand would (origin lifted, target placed,
+        captured pieces lifted) and wait until the controller has committed it."""
+        assert self.session is not None
+        session = self.session
+
+        async def run() -> None:
+            queue = session.subscribe()
+            try:
+                [path] = [p for p in session.state()["legal_paths"] if p["text"] == text]
+                steps = [cmd.Lift(*path["path"][0]), cmd.Place(*path["path"][-1])]
+                for command in steps + [cmd.Lift(*cell) for cell in path["captures"]]:
+                    await session.send(command)
+                while not isinstance(await asyncio.wait_for(queue.get(), 10), ev.MoveCommitted):
+                    pass
+                await session.idle()
+            finally:
+                session.unsubscribe(queue)
+        self.call(run, timeout=15)
+
     def stop(self) -> None:
         async def shutdown() -> None:
             if self.server is not None:
@@ -135,6 +156,27 @@ def open_page(context: BrowserContext, url: str) -> Page:
     return page
 
 
+def by_hand(page: Page) -> None:
+    """Switch the virtual board to moving single pieces, as on a real board (a click lifts or places)."""
+    page.check("#hand-mode")
+
+
+def board_pieces(page: Page, board: str = "#board") -> dict[tuple[int, int], str]:
+    """The pieces a board of the page shows: (row, col) -> "white", "black-king", ..."""
+    cells = page.query_selector_all(f"{board} .sq[data-piece]")
+    return {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col"))):
+            e.get_attribute("data-piece") for e in cells}
+
+
+def position_pieces(variant: str, fen: str) -> dict[tuple[int, int], str]:
+    """The same map for a position of the rules core (White at the near edge)."""
+    board = rules.Board(variant, fen)
+    geometry = board.variant.geometry
+    def name(piece: rules.Piece) -> str:
+        return ("white" if piece.color == rules.Color.WHITE else "black") + ("-king" if piece.king else "")
+    return {geometry.rc(sq): name(p) for sq, p in board.pieces().items()}
+
+
 def cell(r: int, c: int) -> str:
     """CSS selector of the live board's square (row, col)."""
     return f"#board .sq[data-row='{r}'][data-col='{c}']"
@@ -149,23 +191,15 @@ def click_square(page: Page, r: int, c: int) -> None:
     page.wait_for_selector(f"{cell(r, c)}[data-occupied='{expected}']:not([data-pending])")
 
 
-def take_screenshot(page: Page, name: str) -> Path:
-    """Save a PNG of the page and check it is one; into docs/screenshots only with DBOARD_SCREENSHOTS=update.
+def arranged(page: Page) -> None:
+    """Put the game's pieces on the virtual board (Arrange pieces) and wait until the person may move."""
+    page.click("#btn-arrange")
+    wait_state(page, "person.idle")
 
-    A plain test run leaves the tracked README pictures alone (Chromium's output differs by a few bytes
-    from run to run, which would dirty the work tree); `DBOARD_SCREENSHOTS=update ./dev test tests/web`
-    retakes them.
-    """
-    if os.environ.get("DBOARD_SCREENSHOTS") == "update":
-        folder = SCREENSHOTS
-    else:
-        folder = Path(tempfile.gettempdir()) / "dboard-screenshots"
-        folder.mkdir(exist_ok=True)
-    path = folder / name
-    page.screenshot(path=str(path))
-    data = path.read_bytes()
-    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000, path
-    return path
+
+def wait_plies(page: Page, count: int) -> None:
+    """Wait until the page's move list holds ``count`` plies."""
+    page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {count}")
 
 
 def wait_state(page: Page, state: str, timeout: float = 15_000) -> None:

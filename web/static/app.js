@@ -1,36 +1,39 @@
-// draughts-board page: renders the controller's state pushed over /ws, sends commands back.
-"use strict";
+// draughts-board page: renders the controller's state pushed over /ws and sends commands back. The live board
+// is the virtual board (moves made on it by clicks or drags) or the mirror of a real one; the move list shows
+// earlier positions on request while the game goes on.
 
-const params = new URLSearchParams(location.search);
-const TOKEN = params.get("token") || "";
+import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from "./board.js";
+import { BoardInput } from "./input.js";
+import { openLibrary } from "./library.js";
+import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
+import { MoveSound } from "./sound.js";
+
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const $ = (sel) => document.querySelector(sel);
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
+const tokenQuery = () => (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
 
 const app = {
-  ws: null, state: null, hello: null, flipped: false, nextId: 1,
-  localOcc: null,          // optimistic physical occupancy (set of "r,c") until the next state
-  edit: null,              // Map "r,c" -> {color, king} while editing a position by hand
-  messages: [], engine: null, sync: null, missed: false,
-  viewer: null,
+  ws: null, hello: null, state: null, nextId: 1,
+  view: null,          // the ply whose position the board shows instead of the game's (null: the game now)
+  flipped: false,
+  localOcc: null,      // the virtual board's occupancy as clicked in hand mode, until the next state
+  pending: null,       // a move played from the page, drawn made until the controller commits it
+  animatedPly: 0,      // the ply already animated when the page played it
+  edit: null,          // Map "r,c" -> {color, king} while a position is edited by hand
+  engine: null, drawNote: "", shownHistory: false,
 };
-
-function pick(obj, ...names) {
-  if (!obj) return undefined;
-  for (const n of names) if (obj[n] !== undefined && obj[n] !== null) return obj[n];
-  return undefined;
-}
-const key = (r, c) => `${r},${c}`;
-function rc(v) {   // [r,c] | {row,col} | "r,c" -> [r,c]
-  if (v == null) return null;
-  if (Array.isArray(v)) return [v[0], v[1]];
-  if (typeof v === "object") return [pick(v, "row", "r"), pick(v, "col", "c")];
-  return null;
-}
+const board = new BoardView($("#board"));
+const sound = new MoveSound();
+const input = new BoardInput($("#board"), {
+  mode: boardMode, paths: playPaths, play: playPath, raw: handClick, edit: cycleEdit,
+  say: (text) => addMessage(text, "info"), changed: render,
+});
 
 // ---------------------------------------------------------------- connection
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${proto}//${location.host}/ws${TOKEN ? "?token=" + encodeURIComponent(TOKEN) : ""}`;
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(`${proto}//${location.host}/ws${tokenQuery()}`);
   app.ws = ws;
   ws.onopen = () => setConn(true);
   ws.onclose = () => { setConn(false); setTimeout(connect, 1000); };
@@ -45,42 +48,40 @@ function setConn(up) {
 function send(msg) {
   msg.id = app.nextId++;
   if (TOKEN) msg.token = TOKEN;
-  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) { addMessage("not connected", "error"); return; }
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) { addMessage("Not connected to the board.", "error"); return; }
   app.ws.send(JSON.stringify(msg));
 }
-function command(kind, fields = {}) { send({ type: "command", command: Object.assign({ kind }, fields) }); }
+function command(kind, fields = {}) { send({ type: "command", command: { kind, ...fields } }); }
 
 function onMessage(msg) {
   switch (msg.type) {
     case "hello": app.hello = msg; fillVariants(msg.variants || []); if (msg.state) setState(msg.state); break;
     case "state": setState(msg.state); break;
     case "event": onEvent(msg.kind, msg.data || {}); break;
-    case "error": addMessage(msg.message, msg.error === "forbidden" ? "error forbidden" : "error"); break;
+    case "error":
+      addMessage(msg.message, msg.error === "forbidden" ? "error forbidden" : "error");
+      if (app.pending) { app.pending = null; render(); }
+      break;
     default: break;
   }
 }
 
-function norm(kind) { return String(kind).replace(/[_\s-]/g, "").toLowerCase(); }
-
-function onEvent(kind, data) {
-  switch (norm(kind)) {
+function onEvent(kind, data) {   // controller events (controller/events.py); a state follows every visible change
+  switch (kind) {
     case "refusal": addMessage(`Refused: ${data.message}${data.rule ? ` (${data.rule})` : ""}`, "refusal"); break;
-    case "outofsync": showSync(data); break;
-    case "engine": case "engineprogress": app.engine = data; renderEngine(); break;
-    case "gameover":   // patch the state too: a game ended by a command may not be followed by a state
-      if (app.state) { app.state = Object.assign({}, app.state, { result: data, state: "game_over" }); render(); }
-      else renderResult(data);
+    case "engine": app.engine = data; renderEngine(); break;
+    case "game_over":   // a game ended by a command may not be followed by a state
+      if (app.state) setState({ ...app.state, result: data, state: "game_over" });
       break;
-    case "message": {
+    case "message":
       addMessage(data.text, data.level || "info");
-      const offer = /^(white|black) offers a draw/.exec(data.text || "");
-      if (offer) app.drawOfferBy = offer[1];
-      if (/declines the draw/.test(data.text || "")) app.drawOfferBy = null;
+      if (/\bdraw\b/.test(data.text || "") && /(declines|accepts|declined|accepted)/.test(data.text || "")) {
+        app.drawNote = cap(data.text);
+        renderDraw();
+      }
       break;
-    }
-    case "move": case "movecommitted": app.sync = null; clearFix(); break;
-    case "hint": case "hintframe":   // a new LED frame (not always followed by a state)
-      if (app.state && Array.isArray(data.frame)) { app.state = Object.assign({}, app.state, { leds: data.frame }); render(); }
+    case "hint":   // a new LED frame, not always followed by a state
+      if (app.state && Array.isArray(data.frame)) { app.state = { ...app.state, leds: data.frame }; render(); }
       break;
     default: break;
   }
@@ -96,198 +97,170 @@ function addMessage(text, cls = "info") {
   while (ul.children.length > 50) ul.lastChild.remove();
 }
 
-// ---------------------------------------------------------------- state rendering
-function boardSize(s) {
-  const size = pick(s, "size", "board_size");
-  if (size && typeof size === "object") return Array.isArray(size) ? size : [size.rows, size.cols];
-  return [pick(s, "rows", "height") || 8, pick(s, "cols", "width") || 8];
-}
+// ---------------------------------------------------------------- state
 function setState(s) {
   if (!s) return;
+  const prev = app.state;
   app.state = s;
   app.localOcc = null;
+  const n = s.moves.length;
+  const before = prev && prev.variant === s.variant ? prev.moves.length : -1;
+  if (before !== n || (prev && prev.fen !== s.fen)) { input.clear(); if (n !== before) app.drawNote = ""; }
+  if (app.view !== null && (app.view > n || !prev || prev.start_fen !== s.start_fen)) app.view = null;
+  settlePending(s);
   render();
+  if (before >= 0 && n === before + 1 && s.last_move) {   // one new ply: its sound and (unless played here) its slide
+    const last = s.last_move;
+    sound.play(last.captures.length > 0);
+    if (app.view === null && app.animatedPly !== n) {
+      const was = piecesMap(prev.pieces);
+      board.animate(last.from, last.to, last.captures.map((c) => ({ cell: c, piece: was.get(key(...c)) })));
+    }
+  }
 }
 
-function piecesMap(list) {
-  const m = new Map();
-  for (const p of list || []) m.set(key(p.row, p.col), { color: p.color, king: !!p.king });
-  return m;
-}
-function occupancySet(s) {
-  const occ = pick(s, "occupancy", "physical_occupancy", "occupied");
-  if (!occ) return null;
-  return new Set(occ.map((v) => { const [r, c] = rc(v); return key(r, c); }));
+function settlePending(s) {   // a move played here is drawn made until the controller commits or drops it
+  const p = app.pending;
+  if (!p) return;
+  const moving = ["person.lifted", "person.capturing", "person.settling"].includes(s.state);
+  if (moving) p.started = true;
+  const dropped = !moving && (p.started || !["person.idle", "computer.showing"].includes(s.state));
+  if (s.moves.length !== p.ply || dropped || Date.now() - p.at > 10_000) app.pending = null;
 }
 
+const piecesMap = (list) => new Map((list || []).map((p) => [key(p.row, p.col), { color: p.color, king: !!p.king }]));
+const occupancySet = (s) => (s.occupancy ? new Set(s.occupancy.map(([r, c]) => key(r, c))) : null);
+const variantOf = (s) => ((app.hello && app.hello.variants) || []).find((v) => v.id === s.variant);
+const firstMover = (s) => (variantOf(s) || {}).first || "white";
+const isVirtual = () => !!(app.hello && app.hello.virtual);
+const humanSide = (s, color) => s.engine?.opponent === "person" || s.human_color === "both" || s.human_color === color;
+const fenAt = (s, ply) => (ply === 0 ? s.start_fen : s.moves[ply - 1].fen);
+
+// ---------------------------------------------------------------- rendering
 function render() {
   const s = app.state;
   if (!s) return;
-  const [rows, cols] = boardSize(s);
-  const variant = pick(s, "variant", "variant_id") || "";
-  $("#variant-name").textContent = pick(s, "variant_name") || variant;
-  const turn = pick(s, "turn", "side_to_move");
-  $("#turn").textContent = turn ? `${turn} to move` : "";
-  $("#turn").dataset.turn = turn || "";
-  $("#machine").textContent = (pick(s, "state", "machine") || "").replace(/_/g, " ");
-  $("#machine").dataset.state = pick(s, "state", "machine") || "";
-  const virtual = !!(app.hello && app.hello.virtual);   // a real board is moved by hand, not by clicks
-  $("#virtual-note").hidden = !virtual;
-  $("#btn-arrange").hidden = !virtual;
-  if (!$("#ng-variant").dataset.userSet && variant) $("#ng-variant").value = variant;
-  if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!pick(s, "teaching");
-  renderBoard($("#board"), rows, cols, s);
+  $("#variant-name").textContent = s.variant_name || s.variant;
+  $("#turn").textContent = s.turn ? `${s.turn} to move` : "";
+  $("#turn").dataset.turn = s.turn || "";
+  $("#machine").textContent = (s.state || "").replace(".", ": ").replace(/_/g, " ");   // "person: lifted"
+  $("#machine").dataset.state = s.state || "";
+  $("#virtual-note").hidden = !isVirtual();
+  $("#btn-arrange").hidden = !isVirtual();
+  if (!$("#ng-variant").dataset.userSet && s.variant) $("#ng-variant").value = s.variant;
+  if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
+  board.render(app.view === null ? liveModel(s) : historyModel(s, app.view));
   renderMoves(s);
   renderClocks(s);
-  renderResult(pick(s, "result", "outcome"));
-  app.engineState = pick(s, "engine") || null;
-  if (!(app.engineState && app.engineState.thinking)) app.engine = null;
+  renderResult(s.result);
+  if (!(s.engine && s.engine.thinking)) app.engine = null;
   renderEngine();
-  renderRating(pick(s, "rating"));
-  if (!app._shownHistory && Array.isArray(s.messages)) {   // earlier messages, once; later ones come as events
-    app._shownHistory = true;
-    for (const m of s.messages) addMessage(typeof m === "string" ? m : m.text, (m && m.level) || "info");
+  renderRating(s.rating);
+  if (!app.shownHistory && Array.isArray(s.messages)) {   // earlier messages, once; later ones come as events
+    app.shownHistory = true;
+    for (const m of s.messages) addMessage(m.text, m.level || "info");
   }
-  $("#board-link").hidden = pick(s, "board_connected") !== false;   // a serial board's cable is out
-  const claim = pick(s, "claimable_draw");   // a draw the rules leave to a claim (English repetition, ...)
-  $("#btn-claim-draw").disabled = !claim;
-  $("#btn-claim-draw").title = claim ? `claim the draw: ${claim}` : "the rules allow no draw claim now";
-  $("#missed-capture").hidden = pick(s, "state") !== "person.missed_capture";
-  const policy = (currentVariant(s) || {}).missed_capture_policy || "";
+  $("#board-link").hidden = s.board_connected !== false;   // a serial board's cable is out
+  $("#btn-claim-draw").disabled = !s.claimable_draw;
+  $("#btn-claim-draw").title = s.claimable_draw ? `claim the draw: ${s.claimable_draw}` : "the rules allow no draw claim now";
+  $("#missed-capture").hidden = s.state !== "person.missed_capture";
+  const policy = (variantOf(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
-  const st = pick(s, "state");
-  app.sync = st === "out_of_sync" || st === "setup" ? diffSync(s) : null;
-  markFix();
+  const playing = !s.result && s.state !== "setup";
+  $("#btn-resign").disabled = !playing;
+  if (!playing) $("#resign-confirm").hidden = true;
+  renderDraw();
 }
 
-function currentVariant(s) {
-  return ((app.hello && app.hello.variants) || []).find((x) => x.id === pick(s, "variant"));
-}
-function variantSquares(s) {   // [[row, col, name], ...] of the state's variant, in physical coordinates
-  const v = currentVariant(s);
-  if (!v || !v.squares) return undefined;
-  if (pick(s, "orientation") !== "white-far") return v.squares;
-  return v.squares.map(([r, c, n]) => [v.rows - 1 - r, v.cols - 1 - c, n]);
-}
-function playable(s, r, c, pieces) {
-  const sq = pick(s, "squares", "playing_squares") || variantSquares(s);
-  if (Array.isArray(sq)) {
-    if (!app._play || app._playFor !== sq) {
-      app._play = new Map(sq.map((v) => { const [a, b] = rc(v); return [key(a, b), v.name || v[2] || ""]; }));
-      app._playFor = sq;
-    }
-    return app._play.has(key(r, c));
-  }
-  const parity = pick(s, "parity");
-  if (parity !== undefined) return (r + c) % 2 === parity;
-  for (const k of pieces.keys()) { const [a, b] = k.split(",").map(Number); return (r + c) % 2 === (a + b) % 2; }
-  return (r + c) % 2 === 0;
+function boardShape(s) {
+  const squares = physicalSquares(variantOf(s), s.orientation);
+  return { rows: s.rows, cols: s.cols, flip: app.flipped !== (s.orientation === "white-far"),
+    squares, names: new Map(squares.map(([r, c, n]) => [key(r, c), String(n)])) };
 }
 
-function renderBoard(el, rows, cols, s, opts = {}) {
-  el.style.setProperty("--rows", rows);
-  el.style.setProperty("--cols", cols);
-  el.classList.toggle("size10", Math.max(rows, cols) === 10);
-  el.classList.toggle("size12", Math.max(rows, cols) >= 12);
-  const pieces = opts.pieces ? piecesMap(opts.pieces) : (app.edit || piecesMap(pick(s, "pieces")));
-  const occ = opts.pieces ? null : (app.edit ? null : (app.localOcc || occupancySet(s)));
-  const leds = new Map();
-  if (!opts.pieces) {
-    const frame = pick(s, "leds", "led_frame", "frame") || [];
-    for (const l of Array.isArray(frame) ? frame : (frame.lights || [])) leds.set(key(l.row, l.col), l);
+function liveModel(s) {
+  let pieces = app.edit || piecesMap(s.pieces);
+  let occ = app.edit ? null : app.localOcc || occupancySet(s);
+  let last = s.last_move;
+  const p = app.pending;
+  if (p) {
+    pieces = moved(pieces, p.from, p.to, p.captures);
+    occ = null;
+    last = p;
   }
-  const last = opts.pieces ? opts.last : pick(s, "last_move");
-  const lastFrom = last ? rc(pick(last, "from", "from_rc")) : null;
-  const lastTo = last ? rc(pick(last, "to", "to_rc")) : null;
-  const caps = new Set(((last && pick(last, "captures", "captures_rc")) || []).map((v) => key(...rc(v))));
-  el.textContent = "";
-  const flip = app.flipped !== ["black", "white-far"].includes(pick(s, "orientation"));
-  for (let i = 0; i < rows; i++) {
-    const r = flip ? i : rows - 1 - i;
-    for (let j = 0; j < cols; j++) {
-      const c = flip ? cols - 1 - j : j;
-      const k = key(r, c);
-      const cell = document.createElement("div");
-      cell.className = (r + c) % 2 === 0 ? "sq dark" : "sq light";
-      cell.dataset.row = r; cell.dataset.col = c;
-      if (playable(s, r, c, pieces)) cell.classList.add("play");
-      if (!opts.pieces && app._play && app._play.get(k)) {
-        const n = document.createElement("span"); n.className = "name"; n.textContent = app._play.get(k);
-        cell.appendChild(n); cell.dataset.name = app._play.get(k);
-      }
-      if (lastFrom && key(...lastFrom) === k) cell.classList.add("last-from");
-      if (lastTo && key(...lastTo) === k) cell.classList.add("last-to");
-      if (caps.has(k) && !(occ && occ.has(k))) cell.classList.add("captured");
-      const led = leds.get(k);
-      if (led && led.pattern !== "off") {
-        const d = document.createElement("div");
-        const col = led.rgb || [255, 255, 255];
-        d.className = `led ${led.pattern}`;
-        d.style.background = `rgb(${col[0]},${col[1]},${col[2]})`;
-        cell.appendChild(d);
-        cell.dataset.led = led.pattern;
-      }
-      const p = pieces.get(k);
-      const occupied = occ ? occ.has(k) : !!p;
-      cell.dataset.occupied = occupied ? "1" : "0";
-      if (p || occupied) {
-        const d = document.createElement("div");
-        d.className = "piece";
-        if (p) { d.classList.add(p.color); if (p.king) d.classList.add("king"); } else d.classList.add("unknown");
-        if (p && !occupied) d.classList.add("lifted");
-        cell.appendChild(d);
-        if (p) cell.dataset.piece = p.color + (p.king ? "-king" : "");
-      }
-      el.appendChild(cell);
-    }
-  }
+  const sel = input.selection;
+  if (sel && sel.landings.length) { pieces = moved(pieces, cellOf(sel.origin), cellOf(input.standing()), []); occ = null; }
+  return { ...boardShape(s), pieces, occ, last, view: null,
+    leds: app.edit ? null : new Map((s.leds || []).map((l) => [key(l.row, l.col), l])),
+    selected: input.standing(), dests: input.dests(), marks: fixMarks(s) };
+}
+
+function historyModel(s, ply) {
+  const shape = boardShape(s);
+  const pieces = fenPieces(fenAt(s, ply), shape.squares);
+  const last = ply > 0 ? moveBetween(fenPieces(fenAt(s, ply - 1), shape.squares), pieces, s.moves[ply - 1].by) : null;
+  return { ...shape, pieces, occ: null, leds: null, last, view: ply, selected: null, dests: null, marks: null };
+}
+
+function moved(pieces, from, to, captures) {
+  const out = new Map(pieces);
+  const piece = out.get(key(...from));
+  out.delete(key(...from));
+  for (const c of captures) out.delete(key(...c));
+  if (piece) out.set(key(...to), piece);
+  return out;
+}
+
+function fixMarks(s) {   // squares to empty and to fill so the board matches the game (the controller says how)
+  if (!["out_of_sync", "setup"].includes(s.state) || app.edit) return null;
+  const want = piecesMap(s.pieces);
+  const occ = occupancySet(s) || new Set();
+  return new Set([...[...occ].filter((k) => !want.has(k)), ...[...want.keys()].filter((k) => !occ.has(k))]);
 }
 
 function renderMoves(s) {
-  const ol = $("#moves");
-  const list = pick(s, "moves", "move_list", "history") || [];
-  ol.textContent = "";
-  const first = (currentVariant(s) || {}).first || "white";   // moves are numbered in pairs from the first mover
-  let li = null;
-  for (const m of list) {
-    const by = typeof m === "string" ? null : m.by;
-    if (!li || by === first || li.children.length >= 2) {
-      li = document.createElement("li");
-      ol.appendChild(li);
-      if (by && by !== first) { const gap = document.createElement("span"); gap.className = "gap"; gap.textContent = "…"; li.appendChild(gap); }
-    }
-    const ply = document.createElement("span");
-    ply.className = "ply";
-    ply.textContent = typeof m === "string" ? m : pick(m, "text", "move");
-    li.appendChild(ply);
+  const rows = moveRows(s.moves, firstMover(s));
+  renderMoveTable($("#moves"), rows, { first: firstMover(s), current: app.view ?? s.moves.length,
+    follow: app.view === null, onPick: viewPly });
+  $("#history-bar").hidden = app.view === null;
+  if (app.view !== null) {
+    const ahead = s.moves.length - app.view;
+    $("#history-text").textContent = `${app.view === 0 ? "Start position" : `After ${plyLabel(rows, app.view)}`}`
+      + ` — the game is ${ahead} ${ahead === 1 ? "ply" : "plies"} further.`;
   }
-  ol.scrollTop = ol.scrollHeight;
+  const n = s.moves.length, at = app.view ?? n;
+  $("#h-first").disabled = $("#h-prev").disabled = at === 0;
+  $("#h-next").disabled = $("#h-last").disabled = app.view === null;
+}
+
+function viewPly(ply) {   // show the position after ``ply`` (the game's own when ply is the last one)
+  const s = app.state;
+  if (!s) return;
+  const n = s.moves.length;
+  app.view = ply >= n ? null : Math.max(0, ply);
+  input.clear();
+  render();
 }
 
 function fmtClock(v) {
-  if (v == null) return "";
-  if (typeof v === "string") return v;
   const t = Math.max(0, Math.round(v));
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
 }
 function renderClocks(s) {
-  const clocks = pick(s, "clocks") || {};
+  const clocks = s.clocks || {};
   for (const side of ["white", "black"]) {
     const el = $(`#clock-${side}`);
     const v = clocks[side];
-    el.textContent = v == null ? "" : `${side}: ${fmtClock(typeof v === "object" ? pick(v, "remaining", "seconds") : v)}`;
-    el.classList.toggle("running", (clocks.running || pick(s, "turn")) === side && v != null);
+    el.textContent = v == null ? "" : `${side}: ${fmtClock(v)}`;
+    el.classList.toggle("running", (clocks.running || s.turn) === side && v != null);
   }
 }
 function renderResult(r) {
   const el = $("#result");
-  if (!r) { el.hidden = true; el.dataset.result = ""; return; }
-  const res = typeof r === "string" ? r : pick(r, "result");
-  const reason = typeof r === "string" ? "" : pick(r, "reason") || "";
-  el.hidden = false;
-  el.dataset.result = res;
-  el.textContent = `Game over: ${res}${reason ? " — " + reason : ""}`;
+  el.hidden = !r;
+  el.dataset.result = r ? r.result : "";
+  el.textContent = r ? `Game over: ${r.result}${r.reason ? " — " + r.reason : ""}` : "";
 }
 function renderRating(r) {   // the person's Glicko-2 rating in this variant (games against the engine)
   const el = $("#rating");
@@ -295,9 +268,8 @@ function renderRating(r) {   // the person's Glicko-2 rating in this variant (ga
   el.textContent = r ? `${r.player}: ${r.variant} rating ${Math.round(r.rating)} (RD ${Math.round(r.rd)})` : "";
 }
 function renderEngine() {
-  const st = app.engineState || {};
+  const st = (app.state && app.state.engine) || {};
   const e = app.engine;
-  const el = $("#engine");
   const lines = [];
   if (st.opponent && st.opponent !== "person") lines.push(`${st.opponent} level ${st.level ?? "?"}`);
   if (st.thinking) lines.push("thinking…");
@@ -306,61 +278,83 @@ function renderEngine() {
     lines.push(`depth ${e.depth ?? "?"}  score ${e.score ?? "?"}`, pv);
   }
   if (st.move) lines.push(`plays ${st.move}`);
+  const el = $("#engine");
   el.textContent = lines.length ? lines.join("\n") : "idle";
   el.classList.toggle("muted", !st.thinking && !st.move);
   el.dataset.thinking = st.thinking ? "1" : "0";
 }
-function diffSync(s) {   // squares to empty / fill so the board matches the game
-  const want = piecesMap(pick(s, "pieces"));
-  const occ = occupancySet(s) || new Set();
-  return { to_empty: [...occ].filter((k) => !want.has(k)).map((k) => k.split(",").map(Number)),
-    to_fill: [...want.keys()].filter((k) => !occ.has(k)).map((k) => ({ rc: k.split(",").map(Number) })) };
-}
-function showSync(data) { app.sync = data; markFix(); }   // the controller's own message explains it
-function clearFix() { for (const c of document.querySelectorAll("#board .fix")) c.classList.remove("fix"); }
-function markFix() {
-  clearFix();
-  const d = app.sync;
-  if (!d) return;
-  for (const v of d.to_empty || []) markCell(rc(v));
-  for (const v of d.to_fill || []) markCell(rc(pick(v, "rc", "square") || v));
-}
-function markCell(p) {
-  if (!p) return;
-  const el = document.querySelector(`#board .sq[data-row="${p[0]}"][data-col="${p[1]}"]`);
-  if (el) el.classList.add("fix");
+
+function renderDraw() {   // Accept/Decline only for an offer this page may answer; the answer when it comes
+  const s = app.state;
+  if (!s) return;
+  const offer = s.result ? null : s.draw_offer;
+  const answerer = offer ? other(offer) : null;
+  const canAnswer = !!offer && humanSide(s, answerer);
+  $("#btn-accept-draw").hidden = $("#btn-decline-draw").hidden = !canAnswer;
+  $("#btn-offer-draw").disabled = !!offer || !!s.result || s.state === "setup";
+  $("#draw-status").textContent = offer
+    ? `${cap(offer)} offers a draw${canAnswer ? `: ${cap(answerer)}, accept or decline?` : " — waiting for the answer."}`
+    : app.drawNote;
 }
 
-// ---------------------------------------------------------------- virtual board and editing
-function onBoardClick(ev) {
-  const cell = ev.target.closest(".sq");
-  if (!cell || !app.state) return;
-  const r = Number(cell.dataset.row), c = Number(cell.dataset.col);
-  if (app.edit) { cycleEdit(r, c); return; }
-  if (!(app.hello && app.hello.virtual)) return;
+// ---------------------------------------------------------------- the virtual board
+function boardMode() {
+  if (!app.state) return "none";
+  if (app.view !== null) return "view";
+  if (app.edit) return "edit";
+  if (!isVirtual()) return "none";
+  if ($("#hand-mode").checked) return "hand";
+  if (app.pending) return "play";
+  const s = app.state;
+  return s.state === "person.idle" || s.state.startsWith("computer") ? "play" : "hand";
+}
+
+function playPaths() {   // the moves the page may make now: the person's, or the computer's chosen one
+  const s = app.state;
+  if (!s || app.pending) return [];
+  const paths = s.legal_paths || [];
+  if (s.state === "person.idle" && humanSide(s, s.turn)) return paths;
+  if (s.state === "computer.showing" && s.engine && s.engine.move) return paths.filter((p) => p.text === s.engine.move);
+  return [];
+}
+
+function playPath(path, dragged) {   // the hand's actions for one legal move: lift, put down, take off
+  const s = app.state;
+  const from = path.path[0], to = path.path[path.path.length - 1];
+  const was = piecesMap(s.pieces);
+  app.pending = { ply: s.moves.length, from, to, captures: path.captures, at: Date.now(), started: false };
+  command("lift", { row: from[0], col: from[1] });
+  command("place", { row: to[0], col: to[1] });
+  for (const [r, c] of path.captures) command("lift", { row: r, col: c });
+  render();
+  app.animatedPly = s.moves.length + 1;
+  if (!dragged) board.animate(from, to, path.captures.map((c) => ({ cell: c, piece: was.get(key(...c)) })));
+}
+
+function handClick(r, c, cell) {   // one piece lifted or put down, as a hand on a real board
+  const k = key(r, c);
   if (!cell.classList.contains("play") && cell.dataset.occupied !== "1") return;
   const occ = app.localOcc || occupancySet(app.state) || new Set();
-  const k = key(r, c);
   if (occ.has(k)) { command("lift", { row: r, col: c }); occ.delete(k); } else { command("place", { row: r, col: c }); occ.add(k); }
   app.localOcc = occ;
-  cell.dataset.occupied = occ.has(k) ? "1" : "0";
+  render();
   cell.dataset.pending = "1";
 }
 
 function arrange() {   // make the virtual board's occupancy equal the game's pieces
   const s = app.state;
   if (!s) return;
-  const want = new Set([...piecesMap(pick(s, "pieces")).keys()]);
+  const want = piecesMap(s.pieces);
   const occ = occupancySet(s) || new Set();
-  for (const k of occ) if (!want.has(k)) { const [r, c] = k.split(",").map(Number); command("lift", { row: r, col: c }); }
-  for (const k of want) if (!occ.has(k)) { const [r, c] = k.split(",").map(Number); command("place", { row: r, col: c }); }
+  for (const k of occ) if (!want.has(k)) { const [row, col] = cellOf(k); command("lift", { row, col }); }
+  for (const k of want.keys()) if (!occ.has(k)) { const [row, col] = cellOf(k); command("place", { row, col }); }
 }
 
 const EDIT_CYCLE = [null, { color: "white", king: false }, { color: "white", king: true },
   { color: "black", king: false }, { color: "black", king: true }];
 function cycleEdit(r, c) {
-  if (!playable(app.state, r, c, piecesMap(pick(app.state, "pieces")))) return;
   const k = key(r, c);
+  if (!boardShape(app.state).names.has(k)) return;
   const cur = app.edit.get(k);
   const idx = cur ? EDIT_CYCLE.findIndex((e) => e && e.color === cur.color && e.king === cur.king) : 0;
   const next = EDIT_CYCLE[(idx + 1) % EDIT_CYCLE.length];
@@ -368,24 +362,63 @@ function cycleEdit(r, c) {
   render();
 }
 function setEditMode(on) {
-  app.edit = on ? piecesMap(pick(app.state, "pieces")) : null;
+  app.edit = on ? piecesMap(app.state.pieces) : null;
+  app.view = null;
+  input.clear();
   render();
 }
 
+// ---------------------------------------------------------------- copying
+async function copyText(text, what) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(text); ok = true; }
+  } catch { ok = false; }
+  if (!ok) {   // plain http to a Pi is not a secure context: the older way still copies
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    area.remove();
+  }
+  const note = $("#copy-note");
+  note.textContent = ok ? `${what} copied` : `${what}: ${text}`;
+  clearTimeout(copyText.timer);
+  if (ok) copyText.timer = setTimeout(() => { note.textContent = ""; }, 3000);
+}
+async function copyPdn() {
+  const res = await fetch("/api/current.pdn" + tokenQuery());
+  if (!res.ok) { addMessage(`Copy PDN: the server answered ${res.status}.`, "error"); return; }
+  copyText(await res.text(), "PDN");
+}
+
 // ---------------------------------------------------------------- controls
-function fillVariants(list) {
+function fillVariants(list) {   // grouped by board size, so the names need no size and fit the field
   const sel = $("#ng-variant");
   if (sel.options.length) return;
+  const groups = new Map();
   for (const v of list) {
+    const size = `${v.cols}×${v.rows}`;
+    if (!groups.has(size)) { const g = document.createElement("optgroup"); g.label = `${size} board`; groups.set(size, g); }
     const o = document.createElement("option");
-    o.value = v.id; o.textContent = `${v.name || v.id} (${v.cols}×${v.rows})`;
-    sel.appendChild(o);
+    o.value = v.id;
+    o.textContent = v.name || v.id;
+    groups.get(size).appendChild(o);
   }
-  if (app.state) sel.value = pick(app.state, "variant") || sel.value;
+  for (const size of [...groups.keys()].sort((a, b) => parseInt(a) - parseInt(b))) sel.appendChild(groups.get(size));
+  if (app.state) sel.value = app.state.variant || sel.value;
+}
+
+function side() {   // the side the person plays (with two people: the side to move)
+  const s = app.state || {};
+  return s.human_color === "white" || s.human_color === "black" ? s.human_color : s.turn || "white";
 }
 
 function bindControls() {
-  $("#board").addEventListener("click", onBoardClick);
   $("#btn-takeback").onclick = () => {   // against the computer, take back to the person's own turn
     const s = app.state || {};
     const vsComputer = s.engine && s.engine.opponent !== "person" && s.human_color !== "both";
@@ -393,15 +426,17 @@ function bindControls() {
     command("takeback", { plies: vsComputer && s.turn === s.human_color && n >= 2 ? 2 : 1 });
   };
   $("#btn-hint").onclick = () => command("hint");
-  const side = () => { const hc = pick(app.state, "human_color"); const t = pick(app.state, "turn");
-    return hc === "white" || hc === "black" ? hc : (t || "white"); };
-  $("#btn-resign").onclick = () => command("resign", { color: side() });
-  const other = (c) => (c === "white" ? "black" : "white");
-  const answerer = () => (app.drawOfferBy ? other(app.drawOfferBy) : side());
-  $("#btn-offer-draw").onclick = () => { app.drawOfferBy = side(); command("offer_draw", { color: side() }); };
+  $("#btn-resign").onclick = () => {
+    $("#resign-question").textContent = `Resign the game for ${cap(side())}?`;
+    $("#resign-confirm").hidden = false;
+  };
+  $("#btn-resign-no").onclick = () => { $("#resign-confirm").hidden = true; };
+  $("#btn-resign-yes").onclick = () => { $("#resign-confirm").hidden = true; command("resign", { color: side() }); };
+  const answerer = () => other(app.state.draw_offer || other(side()));
+  $("#btn-offer-draw").onclick = () => { app.drawNote = ""; command("offer_draw", { color: side() }); };
   $("#btn-accept-draw").onclick = () => command("accept_draw", { color: answerer() });
   $("#btn-decline-draw").onclick = () => command("decline_draw", { color: answerer() });
-  $("#btn-claim-draw").onclick = () => command("claim_draw", { color: pick(app.state, "turn") || side() });
+  $("#btn-claim-draw").onclick = () => command("claim_draw", { color: (app.state && app.state.turn) || side() });
   $("#teaching").onchange = (e) => command("set_teaching", { on: e.target.checked });
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
@@ -414,88 +449,48 @@ function bindControls() {
       level: Number.isFinite(level) ? level : 3, time_control: $("#ng-time").value.trim() || null,
       fen: $("#ng-fen").value.trim() || null,
     });
-    $("#result").hidden = true;
   };
   $("#setup-fen").onsubmit = (e) => { e.preventDefault(); command("setup_position", { fen: $("#setup-fen-text").value.trim() }); };
   $("#edit-mode").onchange = (e) => setEditMode(e.target.checked);
-  $("#btn-edit-clear").onclick = () => { if (!app.edit) { $("#edit-mode").checked = true; } app.edit = new Map(); render(); };
+  $("#btn-edit-clear").onclick = () => { $("#edit-mode").checked = true; app.edit = new Map(); app.view = null; render(); };
   $("#btn-edit-apply").onclick = () => {
     if (!app.edit) return;
-    const pieces = [...app.edit].map(([k, p]) => { const [row, col] = k.split(",").map(Number); return { row, col, ...p }; });
+    const pieces = [...app.edit].map(([k, p]) => { const [row, col] = cellOf(k); return { row, col, ...p }; });
     send({ type: "setup", pieces, turn: $("#edit-turn").value });
-    $("#edit-mode").checked = false; setEditMode(false);
+    $("#edit-mode").checked = false;
+    setEditMode(false);
   };
+  $("#hand-mode").onchange = () => { input.clear(); render(); };
   $("#btn-arrange").onclick = arrange;
   $("#btn-flip").onclick = () => { app.flipped = !app.flipped; render(); };
+  $("#btn-copy-fen").onclick = () => app.state && copyText(app.view === null ? app.state.fen : fenAt(app.state, app.view), "FEN");
+  $("#btn-copy-pdn").onclick = copyPdn;
+  $("#sound").checked = sound.on;
+  $("#sound").onchange = (e) => sound.set(e.target.checked);
+  document.addEventListener("pointerdown", () => sound.wake());
+  $("#btn-live").onclick = () => viewPly(Infinity);
+  const at = () => app.view ?? (app.state ? app.state.moves.length : 0);
+  $("#h-first").onclick = () => viewPly(0);
+  $("#h-prev").onclick = () => viewPly(at() - 1);
+  $("#h-next").onclick = () => viewPly(at() + 1);
+  $("#h-last").onclick = () => viewPly(Infinity);
   for (const t of document.querySelectorAll("button.tab")) t.onclick = () => showTab(t.dataset.tab);
-  $("#v-first").onclick = () => viewerGo(0);
-  $("#v-prev").onclick = () => viewerGo((app.viewer?.ply ?? 0) - 1);
-  $("#v-next").onclick = () => viewerGo((app.viewer?.ply ?? 0) + 1);
-  $("#v-last").onclick = () => viewerGo(Infinity);
-  document.addEventListener("keydown", (e) => {
-    if ($("#library").hidden || !app.viewer) return;
-    if (e.key === "ArrowLeft") viewerGo(app.viewer.ply - 1);
-    if (e.key === "ArrowRight") viewerGo(app.viewer.ply + 1);
+  document.addEventListener("keydown", (e) => {   // ← → Home End step through the game, as on lidraughts
+    if ($("#live").hidden || !app.state || e.target.closest("input, select, textarea")) return;
+    const to = { ArrowLeft: at() - 1, ArrowRight: at() + 1, Home: 0, End: Infinity }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    viewPly(to);
   });
-  if (TOKEN) $("#download-all").href = "/api/games.pdn?token=" + encodeURIComponent(TOKEN);
 }
 
-// ---------------------------------------------------------------- library
+const library = openLibrary({ variants: () => (app.hello && app.hello.variants) || [], query: tokenQuery });
+
 function showTab(name) {
   for (const t of document.querySelectorAll("button.tab")) t.classList.toggle("active", t.dataset.tab === name);
   $("#live").hidden = name !== "live";
   $("#library").hidden = name !== "library";
-  if (name === "library") loadGames();
-}
-const q = () => (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
-async function loadGames() {
-  const tbody = $("#games");
-  const res = await fetch("/api/games" + q());
-  const data = await res.json();
-  tbody.textContent = "";
-  const games = data.games || [];
-  $("#games-empty").hidden = games.length > 0;
-  for (const g of games) {
-    const tr = document.createElement("tr");
-    tr.className = "game"; tr.dataset.id = g.id;
-    for (const v of [g.date, g.variant, g.white, g.black, g.result, Math.ceil(g.plies / 2)]) {
-      const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
-    }
-    const td = document.createElement("td");
-    const a = document.createElement("a");
-    a.href = `/api/games/${encodeURIComponent(g.id)}.pdn${q()}`; a.textContent = "PDN"; a.download = "";
-    a.className = "download"; a.onclick = (e) => e.stopPropagation();
-    td.appendChild(a); tr.appendChild(td);
-    tr.onclick = () => openGame(g.id);
-    tbody.appendChild(tr);
-  }
-}
-async function openGame(id) {
-  const res = await fetch(`/api/games/${encodeURIComponent(id)}${q()}`);
-  const data = await res.json();
-  $("#viewer").hidden = false;
-  const sm = data.summary || {};
-  $("#viewer-title").textContent = `${sm.white || "?"} – ${sm.black || "?"}  ${sm.result || ""}  (${sm.variant || ""}, ${sm.date || ""})`;
-  $("#viewer-error").hidden = !data.error;
-  $("#viewer-error").textContent = data.error || "";
-  if (!data.frames) { app.viewer = null; return; }
-  app.viewer = { data, ply: 0 };
-  const ol = $("#viewer-moves");
-  ol.textContent = "";
-  data.frames.slice(1).forEach((f, i) => {
-    const li = document.createElement("li"); li.textContent = f.text; li.onclick = () => viewerGo(i + 1); ol.appendChild(li);
-  });
-  viewerGo(0);
-}
-function viewerGo(ply) {
-  const v = app.viewer;
-  if (!v) return;
-  v.ply = Math.max(0, Math.min(ply, v.data.frames.length - 1));
-  const f = v.data.frames[v.ply];
-  renderBoard($("#viewer-board"), v.data.rows, v.data.cols, {}, { pieces: f.pieces, last: f.from ? { from: f.from, to: f.to } : null });
-  $("#v-ply").textContent = `${v.ply} / ${v.data.frames.length - 1}`;
-  $("#v-ply").dataset.ply = v.ply;
-  [...$("#viewer-moves").children].forEach((li, i) => li.classList.toggle("current", i + 1 === v.ply));
+  if (name === "library") library.load();
 }
 
 bindControls();

@@ -1,0 +1,141 @@
+"""Retake the README's pictures of the web page (the PNG files beside this script) in headless Chromium.
+
+    ./dev screenshots            # or: .venv/bin/python docs/screenshots/retake.py [--only NAME]
+
+Each picture is a real Session on the simulated board behind the real web server (the browser tests'
+harness, tests/web/web_harness.py), driven as a person would: clicks on the virtual board, the built-in engine
+at level 1.
+The tests never write here (Chromium's PNGs differ by a few bytes from run to run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "web")]
+
+from playwright.sync_api import Page, Playwright, sync_playwright  # noqa: E402
+from web_harness import LiveServer, arranged, browser, cell, live_server, open_page, wait_plies  # noqa: E402
+
+import rules  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def save(page: Page, name: str) -> None:
+    """Write ``name`` beside this script and check it is a real picture."""
+    path = HERE / name
+    page.wait_for_function("() => !document.querySelector('.piece.ghost')")   # the captures' fades are over
+    page.screenshot(path=str(path))
+    data = path.read_bytes()
+    if not (data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000):
+        raise SystemExit(f"{path}: not a proper PNG")
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+def opening(variant: str, plies: int) -> list[str]:
+    """A reproducible opening: each ply the middle legal move by its text."""
+    board = rules.Board(variant)
+    texts = []
+    for _ in range(plies):
+        moves = sorted(board.legal_moves, key=board.move_text)
+        move = moves[len(moves) // 2]
+        texts.append(board.move_text(move))
+        board.push(move)
+    return texts
+
+
+def square(variant: str, name: str) -> str:
+    geometry = rules.get_variant(variant).geometry
+    return cell(*geometry.rc(geometry.parse_square(name)))
+
+
+def played(page: Page, live: LiveServer, plies: int) -> None:
+    """The pieces arranged on the virtual board and the first ``plies`` of a reproducible opening played."""
+    arranged(page)
+    for text in opening("international", plies):
+        live.play(text)
+    wait_plies(page, plies)
+
+
+def live_board_start(page: Page, live: LiveServer) -> None:
+    arranged(page)
+    save(page, "live-board-start.png")
+
+
+def live_board_computer_move(page: Page, live: LiveServer) -> None:
+    arranged(page)
+    page.click(square("spanish", "10"))   # the piece, then where it goes
+    page.click(square("spanish", "14"))
+    page.wait_for_function("() => /plays /.test(document.querySelector('#engine').textContent)",
+                           timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#board .sq[data-led]') !== null")
+    save(page, "live-board-computer-move.png")
+
+
+def live_board_history(page: Page, live: LiveServer) -> None:
+    played(page, live, 23)
+    page.click("#moves td.ply[data-ply='14']")
+    page.wait_for_selector("#board[data-view='14']")
+    save(page, "live-board-history.png")
+
+
+def live_board_phone(page: Page, live: LiveServer) -> None:
+    page.set_viewport_size(PHONE)
+    played(page, live, 12)
+    for piece in page.query_selector_all("#board .sq[data-piece='white']"):   # select one that can move
+        piece.click()
+        if page.query_selector("#board .sq.selected"):
+            break
+    save(page, "live-board-phone.png")
+
+
+def game_library(page: Page, live: LiveServer) -> None:
+    played(page, live, 9)
+    page.click("#btn-resign")
+    page.click("#btn-resign-yes")
+    page.wait_for_selector("#result[data-result]")
+    page.click("#tab-library")
+    page.click("#games tr.game")
+    page.click("#v-last")
+    page.wait_for_selector("#v-ply[data-ply='9']")
+    save(page, "game-library.png")
+
+
+SCENES: dict[str, tuple[Callable[[Page, LiveServer], None], dict[str, object]]] = {
+    "live-board-start": (live_board_start, {"variant": "international", "opponent": "engine"}),
+    "live-board-computer-move": (live_board_computer_move, {"variant": "spanish", "opponent": "engine",
+                                                            "level": 1, "engine_time": 0.2}),
+    "live-board-history": (live_board_history, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
+    "live-board-phone": (live_board_phone, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
+    "game-library": (game_library, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
+}
+
+
+def retake(pw: Playwright, names: list[str]) -> None:
+    for name in names:
+        scene, settings = SCENES[name]
+        with tempfile.TemporaryDirectory(prefix="dboard-shots-") as tmp, \
+                live_server(Path(tmp), **settings) as live, browser(pw) as context:
+            page = open_page(context, live.url)
+            page.set_viewport_size(DESKTOP)
+            scene(page, live)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(SCENES), action="append", help="retake only this picture")
+    args = parser.parse_args()
+    with sync_playwright() as pw:
+        retake(pw, args.only or list(SCENES))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+// Drawing a draughts board: squares with their coordinates, pieces, LEDs and marks, updated in place so that a
+// piece's move can be animated; and reading positions (FEN) in the physical cells the page draws.
+
+export const key = (r, c) => `${r},${c}`;
+export const cellOf = (k) => k.split(",").map(Number);
+
+/** The variant's playing squares as [row, col, name] in physical cells (the board may be turned round). */
+export function physicalSquares(variant, orientation) {
+  if (!variant || !variant.squares) return [];
+  if (orientation !== "white-far") return variant.squares;
+  return variant.squares.map(([r, c, n]) => [variant.rows - 1 - r, variant.cols - 1 - c, n]);
+}
+
+/** The pieces of a PDN FEN ("W:W31,K32:B1-5") as a Map "r,c" -> {color, king}, on the given squares. */
+export function fenPieces(fen, squares) {
+  const byName = new Map(squares.map(([r, c, n]) => [String(n).toLowerCase(), key(r, c)]));
+  const pieces = new Map();
+  for (const part of String(fen || "").replace(/\.$/, "").split(":").slice(1)) {
+    const color = part[0] && part[0].toUpperCase() === "W" ? "white" : "black";
+    for (let token of part.slice(1).split(",")) {
+      token = token.trim().toLowerCase();
+      const king = token.startsWith("k");
+      if (king) token = token.slice(1);
+      const range = /^(\d+)-(\d+)$/.exec(token);
+      const names = range ? Array.from({ length: Math.max(0, range[2] - range[1] + 1) }, (_, i) => String(+range[1] + i))
+        : [token];
+      for (const name of names) if (byName.has(name)) pieces.set(byName.get(name), { color, king });
+    }
+  }
+  return pieces;
+}
+
+/** The move between two positions as the board sees it: from, to and the captured cells of ``mover``. */
+export function moveBetween(before, after, mover) {
+  const gone = [...before].filter(([k, p]) => p.color === mover && !(after.get(k)?.color === mover));
+  const came = [...after].filter(([k, p]) => p.color === mover && !(before.get(k)?.color === mover));
+  const captures = [...before].filter(([k, p]) => p.color !== mover && !after.has(k)).map(([k]) => cellOf(k));
+  if (gone.length !== 1 || came.length !== 1) return null;
+  return { from: cellOf(gone[0][0]), to: cellOf(came[0][0]), captures };
+}
+
+const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** One board element. ``render(model)`` updates it; the squares are rebuilt only when the layout changes.
+
+ model: {rows, cols, flip, names: Map key->name, pieces: Map key->{color,king}, occ: Set|null (what the sensors
+ see: a piece not on its square is drawn lifted, a sensed square without a piece striped), leds: Map key->light,
+ last: {from, to, captures}|null, selected: key|null, dests: Set, marks: Set (squares to fix), view: ply|null}
+*/
+export class BoardView {
+  constructor(el) {
+    this.el = el;
+    this.cells = new Map();
+    this.layout = "";
+  }
+
+  cell(k) { return this.cells.get(k); }
+
+  render(m) {
+    const layout = `${m.rows}x${m.cols}:${m.flip}:${[...m.names].join(";")}`;
+    if (layout !== this.layout) this.build(m, layout);
+    if (m.view == null) delete this.el.dataset.view; else this.el.dataset.view = m.view;
+    this.el.classList.toggle("history", m.view != null);
+    const last = m.last || {};
+    const lastFrom = last.from ? key(...last.from) : null;
+    const lastTo = last.to ? key(...last.to) : null;
+    const caps = new Set((last.captures || []).map((v) => key(...v)));
+    for (const [k, cell] of this.cells) {
+      const p = m.pieces.get(k);
+      const occupied = m.occ ? m.occ.has(k) : !!p;
+      const cls = cell.classList;
+      cls.toggle("play", m.names.has(k) && m.view == null);
+      cls.toggle("last-from", k === lastFrom);
+      cls.toggle("last-to", k === lastTo);
+      cls.toggle("captured", caps.has(k) && !occupied);
+      cls.toggle("selected", k === m.selected);
+      cls.toggle("dest", !!(m.dests && m.dests.has(k)));
+      cls.toggle("fix", !!(m.marks && m.marks.has(k)));
+      this.setLed(cell, m.leds && m.leds.get(k));
+      this.setPiece(cell, p, occupied);
+    }
+  }
+
+  build(m, layout) {
+    this.layout = layout;
+    this.el.textContent = "";
+    this.cells.clear();
+    this.el.style.setProperty("--rows", m.rows);
+    this.el.style.setProperty("--cols", m.cols);
+    const numeric = [...m.names.values()].every((n) => /^\d+$/.test(n));
+    const fileOf = new Map(), rankOf = new Map();   // algebraic notation: letters by column, numbers by row
+    for (const [k, n] of m.names) { const [r, c] = cellOf(k); fileOf.set(c, n[0]); rankOf.set(r, n.slice(1)); }
+    for (let i = 0; i < m.rows; i++) {
+      const r = m.flip ? i : m.rows - 1 - i;
+      for (let j = 0; j < m.cols; j++) {
+        const c = m.flip ? m.cols - 1 - j : j;
+        const k = key(r, c);
+        const cell = document.createElement("div");
+        cell.className = (r + c) % 2 === 0 ? "sq dark" : "sq light";
+        cell.dataset.row = r; cell.dataset.col = c;
+        const name = m.names.get(k);
+        if (name) cell.dataset.name = name;
+        if (name && numeric) cell.appendChild(label("name", name));
+        if (!numeric && j === 0 && rankOf.has(r)) cell.appendChild(label("coord rank", rankOf.get(r)));
+        if (!numeric && i === m.rows - 1 && fileOf.has(c)) cell.appendChild(label("coord file", fileOf.get(c)));
+        this.el.appendChild(cell);
+        this.cells.set(k, cell);
+      }
+    }
+  }
+
+  setLed(cell, light) {
+    let d = cell.querySelector(".led");
+    if (!light || light.pattern === "off") { if (d) d.remove(); delete cell.dataset.led; return; }
+    if (!d) { d = document.createElement("div"); cell.prepend(d); }
+    const [r, g, b] = light.rgb || [255, 255, 255];
+    d.className = `led ${light.pattern}`;
+    d.style.background = `rgb(${r},${g},${b})`;
+    cell.dataset.led = light.pattern;
+  }
+
+  setPiece(cell, p, occupied) {
+    cell.dataset.occupied = occupied ? "1" : "0";
+    delete cell.dataset.pending;
+    const kind = p ? `${p.color}${p.king ? " king" : ""}${occupied ? "" : " lifted"}` : (occupied ? "unknown" : "");
+    if (p) cell.dataset.piece = p.color + (p.king ? "-king" : ""); else delete cell.dataset.piece;
+    let d = cell.querySelector(".piece:not(.ghost)");
+    if ((d ? d.dataset.kind : "") === kind) return;
+    if (d) d.remove();
+    if (!kind) return;
+    d = document.createElement("div");
+    d.className = `piece ${kind}`;
+    d.dataset.kind = kind;
+    cell.appendChild(d);
+  }
+
+  /** Slide the piece now on ``to`` from ``from``; fade out the pieces it took (their former look given). */
+  animate(from, to, taken = []) {
+    if (reducedMotion()) return;
+    const a = this.cell(key(...from)), b = this.cell(key(...to));
+    const piece = b && b.querySelector(".piece:not(.ghost)");
+    if (a && piece && a !== b) {
+      const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      piece.animate([{ transform: `translate(${ra.left - rb.left}px, ${ra.top - rb.top}px)` },
+        { transform: "translate(0px, 0px)" }], { duration: 220, easing: "ease-out" });
+    }
+    for (const { cell: at, piece: was } of taken) {
+      const c = this.cell(key(...at));
+      if (!c || !was) continue;
+      const ghost = document.createElement("div");
+      ghost.className = `piece ghost ${was.color}${was.king ? " king" : ""}`;
+      c.appendChild(ghost);
+      ghost.animate([{ opacity: 0.9 }, { opacity: 0 }], { duration: 260, easing: "ease-in" }).onfinish = () => ghost.remove();
+    }
+  }
+}
+
+function label(cls, text) {
+  const s = document.createElement("span");
+  s.className = cls;
+  s.textContent = text;
+  return s;
+}
