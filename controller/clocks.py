@@ -68,9 +68,10 @@ class GameClocks:
         self.running = None
         return spent
 
-    def press(self, now: float) -> float:
-        """The running side completed a move: charge it, add the increment, start the other side."""
-        mover = self.running
+    def press(self, now: float, mover: str | None = None) -> float:
+        """``mover`` (default: the running side) completed a move: charge its running clock, add the
+        increment, start the other side. A clock paused before (the computer chose) is not charged again."""
+        mover = mover or self.running
         spent = self.stop(now)
         if mover is not None:
             self.remaining[mover] += self.control.increment

@@ -192,6 +192,19 @@ class Hint(Command):
 
 
 @dataclass(frozen=True)
+class SetAutoComputer(Command):
+    """On the simulated board, let the computer's moves play themselves (or be made by hand)."""
+
+    kind: ClassVar[str] = "set_auto_computer"
+    title: ClassVar[str] = "Computer moves itself"
+    labels: ClassVar[dict[str, str]] = {"on": "on/off setting"}
+    on: bool = True
+
+    def __post_init__(self) -> None:
+        self._check_type("on", bool)
+
+
+@dataclass(frozen=True)
 class SetTeaching(Command):
     """Turn teaching mode on or off."""
 
@@ -281,6 +294,6 @@ class Place(_SquareCommand):
 
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
-                              SetTeaching, MissedCaptureChoice, SetupPosition, ChooseMove, SavePdn, Lift,
-                              Place)
+                              SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
+                              SavePdn, Lift, Place)
 }

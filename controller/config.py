@@ -63,6 +63,8 @@ class Config:
     """Which side White sits: white-near (physical row 0) or white-far (the board profile may say)."""
     new_game_on_start: bool = True
     """Setting up the start position during or after a game starts a new game."""
+    auto_computer: bool = True
+    """On the simulated board the computer's moves play themselves (a real board's pieces move by hand)."""
     accept_alternative: bool = False
     """Accept a different legal move made for the computer instead of its own move."""
     external_engine: str = ""

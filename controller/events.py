@@ -70,11 +70,13 @@ class HintFrame(Event):
 
 @dataclass(frozen=True)
 class Refusal(Event):
-    """What is on the board is not a legal move; ``rule`` names the rule that refused it."""
+    """What is on the board is not a legal move; ``rule`` names the rule that refused it and ``section`` the
+    page and section of the rules documentation that explains it (``docs/rules/english.md#capturing``)."""
 
     kind: ClassVar[str] = "refusal"
     message: str
     rule: str
+    section: str = ""
 
 
 @dataclass(frozen=True)

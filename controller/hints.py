@@ -125,6 +125,15 @@ class HintPolicy:
         lights.add([sq for sq in shape.captures if sq in occupancy], RED, FAST)
         return lights.frame()
 
+    def hint(self, shape: MoveShape, occupancy: frozenset[Cell]) -> LedFrame:
+        """A suggested move: the piece (cyan), its path and landing (green), the pieces to take off (red)."""
+        lights = self._lights()
+        lights.add(shape.path[1:-1], GREEN, SLOW)
+        lights.add([shape.target], GREEN, ON)
+        lights.add([sq for sq in shape.captures if sq in occupancy], RED, SLOW)
+        lights.add([shape.origin], CYAN, ON)
+        return lights.frame()
+
     def thinking(self) -> LedFrame:
         """The computer is thinking: dark board."""
         return self._lights().frame()

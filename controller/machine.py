@@ -142,6 +142,8 @@ class Controller:
         self.frame: LedFrame | None = None
         self.progress: dict[str, Any] | None = None
         self.messages: deque[dict[str, str]] = deque(maxlen=20)
+        self.alert: dict[str, str] | None = None
+        """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
         self._tokens = 0
         settings = settings or GameSettings(config.variant, config.human_color, config.opponent, config.level,
@@ -176,6 +178,7 @@ class Controller:
 
     def _new_turn(self, crown: Cell | None = None, restore: bool = False) -> None:
         self._tokens += 1
+        self.alert = None
         self.turn = _Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore)
 
     @property
@@ -299,6 +302,7 @@ class Controller:
             self.say(f"the engine answered an illegal move {move!r}", "error")
             return
         self.turn.computer_shape = shape
+        self.record.pause_clock(self.clock.now())   # carrying the move out on the board costs nobody time
         self.say(f"The computer ({self.record.mover}) plays {shape.text}: move the piece as the LEDs show.")
         if self.turn_state == "computer":
             self.engine_answered()
@@ -381,6 +385,8 @@ class Controller:
         """The person's move: the hands lift, capture and settle until the board shows one legal move."""
         turn = self.turn
         reading = turn.exp.read(self.occupancy)
+        if reading.kind != "none":
+            self.alert = None
         if reading.kind == "rest":
             turn.grace_at = None
             turn.pending = ()
@@ -434,6 +440,8 @@ class Controller:
         reading = turn.exp.read(self.occupancy)
         if reading.kind == "none" and turn.pending and self._quick_reply():
             return
+        if reading.kind == "rest" or (shape is not None and shape in reading.partial):
+            self.alert = None
         if reading.kind == "rest":
             turn.grace_at = None
             turn.pending = ()
@@ -460,8 +468,8 @@ class Controller:
                 return
             if turn.alt_warned != self.occupancy:
                 turn.alt_warned = self.occupancy
-                self.say(f"That is {other.text}, not the computer's move {shape.text}: "
-                         f"play {shape.text} as the LEDs show.", "warning")
+                self._warn(f"That is {other.text}, not the computer's move {shape.text}: "
+                           f"play {shape.text} as the LEDs show.")
         self._unmatched(reading, now)
 
     def _board_out_of_sync(self, now: float) -> None:
@@ -475,6 +483,7 @@ class Controller:
             turn.restore = False
         reading = turn.exp.read(self.occupancy)
         if reading.kind != "none":
+            self.alert = None
             self.resync()
             self._on_board(now)
             return
@@ -568,10 +577,10 @@ class Controller:
         if self.turn.refused_at == self.occupancy:
             return
         self.turn.refused_at = self.occupancy
-        self._refuse(message, reason)   # the line every front end shows; teaching adds a lesson
-        if self.teaching:
-            self.say(f"{text} is refused by the rule of {reason.rule}: {message}. Put the piece back.",
-                     "warning")
+        if self.teaching:   # the lesson: the rule by name, and where the rules page explains it
+            message = (f"{message}. The rule of {reason.rule}: see the {self.variant.name} rules, section "
+                       f"'{reason.section.replace('-', ' ')}'. Put the piece back")
+        self._refuse(message, reason)
         self._display(self.hints.refused(self.exp, origin, target))
 
     # --- entering states ------------------------------------------------------------------------------
@@ -665,7 +674,7 @@ class Controller:
         parts = [f"take the piece off {self.map.name(sq)}" for sq in to_empty]
         parts += [f"put a {f.color} {'king' if f.king else 'man'} on {self.map.name(f.square)}"
                   for f in to_fill]
-        self.say("The board does not match the game: " + "; ".join(parts) + ".", "warning")
+        self._warn("The board does not match the game: " + "; ".join(parts) + ".")
         self.lose_sync()
 
     # --- committing -----------------------------------------------------------------------------------
@@ -724,8 +733,8 @@ class Controller:
             return
         choices = "retract or accept" if policy.endswith("accept") else "retract or huff"
         self._refuse(f"{text}: a capture was compulsory ({capture_texts})", Illegal.MUST_CAPTURE)
-        self.say(f"{by} played {text} without the compulsory capture ({capture_texts}). "
-                 f"{opponent} chooses: {choices}.", "warning")
+        self._warn(f"{by} played {text} without the compulsory capture ({capture_texts}). "
+                   f"{opponent} chooses: {choices}.")
         self.lift()
         self.missed()
         self._display(self.hints.missed(origin, target, should))
@@ -885,9 +894,18 @@ class Controller:
         if self.state == "person.idle":
             self._display(self.hints.turn(self.exp, self.turn.crown))
 
-    def show_hint(self) -> None:
-        """Light every legal move of the side to move."""
-        self._display(self.hints.candidates(self.exp.shapes))
+    def show_hint(self, token: int, move: Move | None) -> None:
+        """The engine's suggestion for the person to move (asked with ``engine_token`` ``token``): light it
+        (from, path, pieces to take off) and say it. Without one, light every legal move instead."""
+        if token != self.turn.token or self.turn_state != "person":
+            return   # the game moved on while the engine thought
+        shape = self.exp.shape_of(move) if move is not None else None
+        if shape is None:
+            self.say("No hint from the engine: the legal moves are lit.", "warning")
+            self._display(self.hints.candidates(self.exp.shapes))
+            return
+        self.say(f"Hint: {shape.text}.")
+        self._display(self.hints.hint(shape, self.occupancy))
 
     def pdn(self) -> str:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""
@@ -910,9 +928,17 @@ class Controller:
         self._emit(ev.Message(text, level))
 
     def _refuse(self, message: str, reason: Illegal) -> None:
-        """A Refusal event, kept in the message history too so that a page opened later shows it."""
-        self.messages.append({"text": f"Refused: {message} ({reason.rule})", "level": "refusal"})
-        self._emit(ev.Refusal(message, reason.rule))
+        """A Refusal event, kept in the message history too so that a page opened later shows it, and the
+        alert until the board is right again."""
+        text = f"Refused: {message} ({reason.rule})"
+        self.messages.append({"text": text, "level": "refusal"})
+        self.alert = {"text": text, "level": "refusal"}
+        self._emit(ev.Refusal(message, reason.rule, f"docs/rules/{self.variant.id}.md#{reason.section}"))
+
+    def _warn(self, text: str) -> None:
+        """A warning that stands as the alert until the board is right again."""
+        self.say(text, "warning")
+        self.alert = {"text": text, "level": "warning"}
 
     def state_dict(self) -> dict[str, Any]:
         """The full JSON-ready state for a newly connected client (StateChanged payload)."""
@@ -944,7 +970,7 @@ class Controller:
                        "thinking": self.state == "computer.thinking",
                        "move": shape.text if shape else None},
             "human_color": self.settings.human_color, "teaching": self.teaching,
-            "messages": list(self.messages),
+            "messages": list(self.messages), "alert": self.alert,
             "result": {"result": self.outcome[0], "reason": self.outcome[1]} if self.outcome else None,
             "claimable_draw": self.claimable if self.outcome is None else None,
             "board_connected": not self.board_lost,

@@ -1,11 +1,11 @@
 """`dboard play`: the main job - a game on the board (the simulated board unless a profile names a real one).
 
-In a terminal it is a small REPL: type physical actions (``lift 2 3``, ``place 3 4``, ``wait 0.5``), a move
+In a terminal it is a small REPL: type physical actions (``lift 32``, ``place 28``, ``wait 0.5``), a move
 in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
 (``new``, ``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``claim``, ``hint``, ``pdn``,
 ``save``, ``show``, ``help``, ``quit``). On a real board the pieces are moved by hand and the console keeps
-the commands. ``--script FILE`` reads the same lines from a file; ``--auto-computer`` executes the
-computer's moves on the simulated board.
+the commands. ``--script FILE`` reads the same lines from a file. On the simulated board the computer's moves
+play themselves (``--no-auto-computer``: type ``computer`` to make them). Ctrl-C stops it cleanly.
 """
 
 from __future__ import annotations
@@ -16,19 +16,23 @@ import contextlib
 import logging
 import signal
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from firmware_bridge.device import open_device, serial_link
 from firmware_bridge.interfaces import BoardDevice
 from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedDevice
+from rules import get_variant
 
 from . import commands as cmd
 from . import config as config_module
 from . import events as ev
 from .config import Config
 from .session import Session
+from .squares import BoardMap
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     config_module.add_arguments(parser)
     parser.add_argument("--script", type=Path,
                         help="read actions and moves from FILE instead of the terminal")
-    parser.add_argument("--auto-computer", action="store_true",
-                        help="execute the computer's moves on the simulated board automatically")
     parser.add_argument("--no-journal", action="store_true",
                         help="do not journal the game to the data directory")
     parser.add_argument("--no-web", action="store_true",
@@ -63,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
     journal = None if args.no_journal else config.data_path
     web = not args.no_web and args.script is None
     try:
-        return asyncio.run(_play(config, lines, journal, args.auto_computer or args.script is not None, web))
-    except asyncio.CancelledError:   # SIGTERM (systemctl stop): the board was closed on the way out
+        return asyncio.run(_play(config, lines, journal, web))
+    except asyncio.CancelledError:   # SIGTERM (systemctl stop) or Ctrl-C: the board was closed on the way out
+        print("\nStopped: the board is dark and the game is saved.", flush=True)   # past a prompt
         return 0
 
 
@@ -88,18 +91,34 @@ def simulated(board: BoardDevice) -> SimulatedDevice | None:
     return board if isinstance(board, SimulatedDevice) else None
 
 
-def render(state: dict) -> str:
-    """The position as text, row 0 (White's side) at the bottom: w/b men, W/B kings, * lit squares."""
-    cells = {(p["row"], p["col"]): ("W" if p["king"] else "w") if p["color"] == "white" else
-             ("B" if p["king"] else "b") for p in state["pieces"]}
+LEGEND = ("w/b white/black man, W/B king, * a piece the game does not expect there; [ ] lit by the LEDs; "
+          "an empty square shows its name")
+
+
+def render(state: dict[str, Any]) -> str:
+    """The board as it stands, White's side at the bottom: each occupied square shows the game's piece there,
+    an empty playing square its name (the names moves are typed with), lit squares in brackets, a legend."""
+    variant = get_variant(state["variant"])
+    squares = BoardMap(variant, state.get("orientation") == "white-far")
+    pieces = {(p["row"], p["col"]): ("W" if p["king"] else "w") if p["color"] == "white" else
+              ("B" if p["king"] else "b") for p in state["pieces"]}
     lit = {(light["row"], light["col"]) for light in state["leds"]}
+    occupied = {tuple(cell) for cell in state["occupancy"]}
+    playing = squares.playing()
+    width = max(len(squares.name(cell)) for cell in playing) + 2
     lines = []
     for row in reversed(range(state["rows"])):
-        line = "".join((cells.get((row, col), ".") + ("*" if (row, col) in lit else " "))
-                       for col in range(state["cols"]))
-        lines.append(f"{row:2d} {line}")
-    lines.append("   " + "".join(f"{col:<2d}" for col in range(state["cols"])))
-    return "\n".join(lines)
+        line = ""
+        for col in range(state["cols"]):
+            cell = (row, col)
+            if cell in occupied:
+                text = pieces.get(cell, "*")
+            else:
+                text = squares.name(cell) if cell in playing else ""
+            text = f"[{text}]" if cell in lit else text
+            line += text.center(width) if cell in playing or text else " " * width
+        lines.append(line.rstrip())
+    return "\n".join([*lines, LEGEND])
 
 
 def _print_event(event: ev.Event) -> None:
@@ -127,6 +146,25 @@ def _simulated_only(board: SimulatedDevice | None, what: str) -> SimulatedDevice
     return board
 
 
+def _cell(board: SimulatedDevice, session: Session, words: list[str]) -> tuple[int, int]:
+    """The cell named by a square of the game (``32``, ``c3``) or by ``ROW COL`` from White's side; a
+    ValueError naming what is wrong otherwise."""
+    if len(words) == 1:
+        ctl = session.controller
+        try:
+            return ctl.map.rc(ctl.variant.geometry.parse_square(words[0]))
+        except ValueError as exc:
+            raise ValueError(f"{words[0]!r} is not a square of {ctl.variant.name}: {exc}") from None
+    try:
+        row, col = int(words[0]), int(words[1])
+    except ValueError:
+        raise ValueError(f"expected a square name or ROW COL numbers, got {' '.join(words)!r}") from None
+    if not (0 <= row < board.rows and 0 <= col < board.cols):
+        raise ValueError(f"({row}, {col}) is off the {board.rows}x{board.cols} board: rows "
+                         f"0-{board.rows - 1}, columns 0-{board.cols - 1}")
+    return row, col
+
+
 def _execute(session: Session, board: SimulatedDevice | None, text: str) -> None:
     """Make the move ``text`` (or the computer's pending move) physically on the simulated board."""
     board = _simulated_only(board, text)
@@ -146,7 +184,8 @@ def _execute(session: Session, board: SimulatedDevice | None, text: str) -> None
 HELP = """\
 A move in the variant's notation (32-28, 27x18, or 27x18x9 when the path is ambiguous) is made on the
 simulated board for you; `computer` makes the computer's pending move as the LEDs show it.
-  lift ROW COL, place ROW COL   pick up or put down one piece (rows and columns as `show` numbers them)
+  lift SQUARE, place SQUARE     pick up or put down one piece (a square's name, or ROW COL from White's
+                                side, 0 at White's left, for a square that is not played on)
   wait SECONDS                  let time pass (a piece held up, a clock running)
   setup                         put every piece where the game expects it
   new [VARIANT]                 a new game with the same players (then `setup`)
@@ -171,10 +210,9 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
     if verb in ("help", "?"):
         print(HELP)
         return True
-    if verb in ("lift", "place") and len(words) == 3:
-        _simulated_only(board, verb)
-        square = (int(words[1]), int(words[2]))
-        await session.send(cmd.Lift(*square) if verb == "lift" else cmd.Place(*square))
+    if verb in ("lift", "place") and len(words) in (2, 3):
+        cell = _cell(_simulated_only(board, verb), session, words[1:])
+        await session.send(cmd.Lift(*cell) if verb == "lift" else cmd.Place(*cell))
     elif verb == "wait" and len(words) == 2:
         await asyncio.sleep(float(words[1]))
     elif verb == "setup":
@@ -207,6 +245,23 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
     return True
 
 
+def _stdin_lines() -> asyncio.Queue[str]:
+    """Lines typed at the terminal ('' at its end), read by a daemon thread: a pending read never keeps the
+    program from stopping on Ctrl-C or SIGTERM, as a read in the loop's executor would."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        while True:
+            line = sys.stdin.readline()
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+            if not line:
+                return
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+    return lines
+
+
 async def _check_link(hardware: BoardDevice, seconds: float = 3.0) -> None:
     """Say so when a serial board does not answer at start (unplugged, wrong device); it is still awaited."""
     link = serial_link(hardware)
@@ -215,43 +270,37 @@ async def _check_link(hardware: BoardDevice, seconds: float = 3.0) -> None:
               f"Waiting for it (serial_port names another device).", flush=True)
 
 
-async def _computer(session: Session, board: SimulatedDevice | None, auto: bool,
-                    seconds: float = 120.0) -> None:
-    """Wait while the computer thinks; with ``auto`` make its move on the board."""
+async def _computer(session: Session, board: SimulatedDevice | None, seconds: float = 120.0) -> None:
+    """Wait while the computer thinks (on the simulated board its move then plays itself, unless
+    ``auto_computer`` is off: then say how to make it)."""
     ctl = session.controller
     waited = 0.0
     while ctl.state == "computer.thinking" and waited < seconds:
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
-    if ctl.state != "computer.showing" or ctl.computer_shape is None or board is None:
-        return
-    if auto:
-        _execute(session, board, "computer")
-        await session.idle()
-    else:
+    if ctl.state == "computer.showing" and ctl.computer_shape is not None and board is not None:
         print(f"(type {ctl.computer_shape.text} or `computer` to make the computer's move on the board)")
 
 
-async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, auto: bool,
-                web: bool = False) -> int:
-    from rules import get_variant
-
+async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, web: bool = False) -> int:
     variant = get_variant(config.variant)
     hardware = open_sensors(config, variant.height, variant.width)
     board = simulated(hardware)
     session = Session(config, hardware, hardware, journal)
     main = asyncio.current_task()
-    with contextlib.suppress(NotImplementedError):   # stop as on Ctrl-C: LEDs dark, GPIO freed, journal shut
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)  # type: ignore[union-attr]
+    assert main is not None
+    with contextlib.suppress(NotImplementedError):   # stop cleanly: LEDs dark, GPIO freed, journal shut
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(stop, main.cancel)
     try:
-        return await _run_session(session, board, config, lines, auto, web)
+        return await _run_session(session, board, config, lines, web)
     finally:
         hardware.close()
 
 
 async def _run_session(session: Session, board: SimulatedDevice | None, config: Config,
-                       lines: Iterable[str] | None, auto: bool, web: bool) -> int:
+                       lines: Iterable[str] | None, web: bool) -> int:
     async with session:
         for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
             print(f"[{message['level']}] {message['text']}")
@@ -267,7 +316,7 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
 
             server = await start_server(session, config)   # prints "Open http://HOST:PORT/"
         await session.idle()
-        await _computer(session, board, auto)
+        await _computer(session, board)
         print(render(session.state()))
         interactive = lines is None
         if interactive:
@@ -275,14 +324,15 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
             example = shapes[0].text if shapes else "32-28"
             what = f"a move (like {example}) or a command" if board is not None else "a command"
             print(f"Type {what}; `help` lists them, `quit` stops.")
-        loop = asyncio.get_running_loop()
         source = iter(lines) if lines is not None else None
+        typed = _stdin_lines() if interactive else None
         quit_asked = False
         while True:   # past a game's end too: the next game starts when the pieces are set up again
-            if interactive:
+            line: str | None
+            if typed is not None:
                 sys.stdout.write(f"{session.controller.state}> ")
                 sys.stdout.flush()
-                line = await loop.run_in_executor(None, sys.stdin.readline)
+                line = await typed.get()
                 if not line:
                     break
             else:
@@ -297,7 +347,7 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
             except ValueError as exc:
                 print(f"error: {exc}")
                 continue
-            await _computer(session, board, auto)
+            await _computer(session, board)
             print(render(session.state()))
         if not quit_asked and (server is not None or board is None):
             # Input ended (or the game did): a real board and the web page stay in play until Ctrl-C, so a

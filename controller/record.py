@@ -145,6 +145,8 @@ class GameRecord:
         self.outcome: tuple[str, str] | None = None
         self.pdn_path: Path | None = None
         self.turn_since: float | None = None
+        self.thought: float | None = None
+        """The mover's thinking time once its clock was paused (the computer chose; the person plays it)."""
         self.clocks = GameClocks(TimeControl.parse(settings.time_control)) if settings.time_control else None
         last_clocks = next((r.clocks for r in reversed(self.plies) if r.clocks is not None), None)
         if self.clocks is not None and last_clocks is not None:
@@ -209,18 +211,20 @@ class GameRecord:
         """Time the ply (the mover's seconds, both clocks after it, the wall time) and journal it; the clocks
         are pressed only when the journal took it."""
         now = self._clock.now()
-        seconds = round(now - self.turn_since, 3) if self.turn_since is not None else None
+        thought = self.thought if self.thought is not None else (
+            now - self.turn_since if self.turn_since is not None else None)
+        seconds = round(thought, 3) if thought is not None else None
         clocks = copy.deepcopy(self.clocks)
         remaining = None
         if clocks is not None:
-            clocks.press(now)
+            clocks.press(now, by)
             remaining = (round(clocks.left("white", now), 3), round(clocks.left("black", now), 3))
         record = Record(kind, text, fen, by, seconds, remaining, self._wall().isoformat(timespec="seconds"))
         if self.journal is not None:
             self.journal.record(record)  # on disk before any LED confirms the ply
         self.plies.append(record)
         self.clocks = clocks
-        self.turn_since = None
+        self.turn_since = self.thought = None
         return record
 
     def take_back(self, plies: int) -> int:
@@ -233,14 +237,23 @@ class GameRecord:
         del self.plies[-plies:]
         self.game = replay(self.variant, self.settings.fen, self.plies)
         self.outcome = None
+        self.thought = None
         return plies
 
     def start_turn(self, now: float) -> None:
         """The side to move starts thinking: its time is counted from ``now`` and its clock runs."""
         if self.turn_since is None:
             self.turn_since = now
-        if self.clocks is not None and self.clocks.running != self.mover:
+        if self.clocks is not None and self.clocks.running != self.mover and self.thought is None:
             self.clocks.start(self.mover, now)
+
+    def pause_clock(self, now: float) -> None:
+        """The mover has chosen (the computer): its clock stops and its time is counted until ``now``; the
+        time the person takes to carry the move out on the board counts for nobody."""
+        if self.turn_since is not None and self.thought is None:
+            self.thought = now - self.turn_since
+        if self.clocks is not None:
+            self.clocks.stop(now)
 
     def finish(self, result: str, reason: str) -> None:
         """The game ended: clocks stopped, the end journaled, the PDN written."""

@@ -31,8 +31,9 @@ from typing import Any, Protocol
 
 from firmware_bridge.clock import Clock, MonotonicClock
 from firmware_bridge.interfaces import BoardDevice, LedOutput
+from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import LedFrame, Occupancy
-from rules import Board, Move
+from rules import Board, Move, get_variant
 
 from . import commands as cmd
 from . import events as ev
@@ -44,6 +45,8 @@ from .settings import EngineJob, GameSettings
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.02
+DRAW_MARGIN = 30
+"""The computer accepts a draw offer unless its engine sees it ahead by more than this (1/100 of a man)."""
 PROGRESS_SECONDS = 0.1
 """At most one EngineProgress event per this many seconds (the newest iteration is always delivered)."""
 
@@ -61,6 +64,15 @@ class _Link:
     """The board's link (a serial cable) dropped or came back."""
 
     connected: bool
+
+
+@dataclass(frozen=True)
+class _Consulted:
+    """The built-in engine answered a question asked for the person (a hint, a draw offer): ``then`` runs on
+    the loop with its result (None when it failed)."""
+
+    then: Callable[[Any], None]
+    result: Any
 
 
 @dataclass(frozen=True)
@@ -182,6 +194,10 @@ class Session:
         self._queue: asyncio.Queue[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        self._stopping = False
+        self.auto_computer = config.auto_computer
+        """On the simulated board, the computer's moves play themselves."""
+        self._auto_played = -1
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
@@ -211,6 +227,7 @@ class Session:
 
     async def stop(self) -> None:
         """Stop handling input, close the journal and the engine process."""
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -253,8 +270,10 @@ class Session:
         await self._queue.put(command)
 
     def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload), with the person's rating."""
-        return self.controller.state_dict() | {"rating": self._rating}
+        """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
+        computer's moves play themselves (None on a real board, where they never do)."""
+        auto = self.auto_computer if self.simulated is not None else None
+        return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto}
 
     @property
     def ratings_path(self) -> Path | None:
@@ -331,6 +350,7 @@ class Session:
             item = await self._queue.get()
             try:
                 self._handle(item)
+                self._play_for_the_computer()
             except ValueError as exc:
                 self.controller.say(str(exc), "error")
             except Exception:
@@ -347,6 +367,8 @@ class Session:
             ctl.snapshot(item.squares)
         elif isinstance(item, _Link):
             ctl.board_link(item.connected)
+        elif isinstance(item, _Consulted):
+            item.then(item.result)
         elif isinstance(item, _EngineAnswer):
             if item.note is not None and item.token == ctl.engine_token:
                 ctl.say(item.note, "warning")
@@ -360,6 +382,7 @@ class Session:
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
+            self._fit_board(settings)
             ctl.new_game(settings)
             ctl.snapshot(self.sensors.snapshot().squares)
         elif isinstance(c, cmd.SetupPosition):
@@ -377,12 +400,17 @@ class Session:
             ctl.resign(c.color)
         elif isinstance(c, cmd.OfferDraw):
             ctl.offer_draw(c.color)
+            self._answer_for_the_computer(c.color)
         elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
             ctl.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
         elif isinstance(c, cmd.ClaimDraw):
             ctl.claim_draw(c.color)
         elif isinstance(c, cmd.Hint):
-            ctl.show_hint()
+            self._hint()
+        elif isinstance(c, cmd.SetAutoComputer):
+            if self.simulated is None:
+                raise ValueError("the computer's moves play themselves only on the simulated board")
+            self.auto_computer = c.on
         elif isinstance(c, cmd.SetTeaching):
             ctl.set_teaching(c.on)
         elif isinstance(c, cmd.MissedCaptureChoice):
@@ -394,6 +422,103 @@ class Session:
             if not hasattr(board, "lift"):
                 raise ValueError("virtual lift/place needs the simulated board")
             getattr(board, "lift" if isinstance(c, cmd.Lift) else "place")((c.row, c.col))
+
+    @property
+    def simulated(self) -> SimulatedDevice | None:
+        """The simulated board, when the session runs on one (the virtual board of the web page)."""
+        return self.sensors if isinstance(self.sensors, SimulatedDevice) else None
+
+    def _fit_board(self, settings: GameSettings) -> None:
+        """A new game of another size: the simulated board changes size; a real board cannot, so the game is
+        refused naming both sizes."""
+        variant = get_variant(settings.variant)
+        size, board = (variant.height, variant.width), (self.sensors.rows, self.sensors.cols)
+        if size == board:
+            return
+        if self.simulated is None:
+            message = (f"this board is {board[0]}x{board[1]}; {variant.name} is played on "
+                       f"{size[0]}x{size[1]}: choose a {board[0]}x{board[1]} variant")
+            self._publish(ev.Refusal(f"new game refused: {message}", "game settings"))
+            raise ValueError(f"New game refused: {message}")
+        self.simulated.resize(*size)
+
+    def _play_for_the_computer(self) -> None:
+        """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
+        ctl, board = self.controller, self.simulated
+        shape = ctl.computer_shape
+        if (board is None or not self.auto_computer or shape is None or ctl.state != "computer.showing"
+                or self._auto_played == ctl.engine_token):
+            return
+        self._auto_played = ctl.engine_token
+        board.lift(shape.origin)
+        for square in shape.captures:
+            board.lift(square)
+        board.place(shape.target)
+
+    def _consult(self, board: Board, seconds: float, then: Callable[[Any], None]) -> None:
+        """Ask the built-in engine about ``board`` on a worker thread (at the game's level, as the computer
+        would play); ``then(result)`` runs on the loop with its WorkerResult, or None when it failed."""
+        loop, queue = self._loop, self._queue
+        if loop is None or queue is None:
+            return
+        level = self.controller.settings.level
+
+        def work() -> None:
+            from engine.worker import game_line
+
+            result = None
+            try:
+                worker = self._builtin().worker
+                search = worker.start_search(board.fen(), board.variant.id, level, seconds,
+                                             line=game_line(board))
+                result = worker.wait(search, timeout=seconds * 10 + 30)
+            except Exception:
+                if not self._stopping:
+                    log.exception("the engine could not be consulted")
+            if not self._stopping:
+                loop.call_soon_threadsafe(queue.put_nowait, _Consulted(then, result))
+
+        loop.run_in_executor(None, work)
+
+    def _hint(self) -> None:
+        """The engine's move for the person to move, lit on the board (at the game's engine level)."""
+        ctl = self.controller
+        if ctl.turn_state != "person":
+            raise ValueError("a hint is for the person to move: wait for your turn")
+        token, board = ctl.engine_token, ctl.game.board.copy()
+        ctl.say("Thinking of a hint...")
+
+        def show(result: Any) -> None:
+            move = board.parse_move(result.move_text) if result is not None and result.move_text else None
+            ctl.show_hint(token, move)
+
+        self._consult(board, min(self.config.engine_time, 2.0), show)
+
+    def _answer_for_the_computer(self, offered_by: str) -> None:
+        """The computer answers a person's draw offer: it accepts unless it sees itself ahead."""
+        ctl = self.controller
+        s = ctl.settings
+        computer = "black" if offered_by == "white" else "white"
+        if s.plays(computer) != "computer" or s.opponent != "engine" or ctl.turn_state in ("game_over",
+                                                                                            "setup"):
+            return
+        if ctl.state == "computer.thinking":
+            ctl.answer_draw(computer, accept=False)
+            ctl.say("The computer is thinking: offer the draw again on your move.")
+            return
+        token, board = ctl.engine_token, ctl.game.board.copy()
+
+        def answer(result: Any) -> None:
+            if ctl.draw_offer != offered_by or ctl.engine_token != token:
+                return   # answered, withdrawn, or the game moved on
+            if result is None:
+                ctl.answer_draw(computer, accept=False)
+                return
+            # the score is the side to move's, in hundredths of a man
+            ahead = result.score if board.turn.name.lower() == computer else -result.score
+            ctl.answer_draw(computer, accept=ahead <= DRAW_MARGIN)
+
+        self._consult(board, min(self.config.engine_time, 1.0), answer)
 
     def _check_new_game(self, settings: GameSettings) -> None:
         """Validate before anything changes; a new game also gives a failed external engine a fresh try."""
@@ -509,11 +634,14 @@ class Session:
                 else:
                     move = opponent.choose_move(job.board, job.level)
             except Exception as exc:
+                if self._stopping:
+                    return   # the session closed the engine under this search: nobody waits for it
                 log.exception("the computer opponent failed")
                 move, note = None, f"The computer opponent failed: {exc}"
             if isinstance(opponent, _ExternalOpponent):
                 note = opponent.take_note() or note
-            loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
+            if not self._stopping:
+                loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
 
         loop.run_in_executor(None, think)
 

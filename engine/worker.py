@@ -10,6 +10,7 @@ import contextlib
 import logging
 import multiprocessing as mp
 import queue
+import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,6 +95,8 @@ class _CancelFlag:
 
 def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
     """The worker process: one Engine per variant, one search at a time, until told to quit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it closes this process
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     from engine.core import Engine
     from engine.limits import SearchLimits
 
@@ -192,7 +195,13 @@ class EngineWorker:
             name="draughts-engine",
             daemon=True,
         )
-        self._process.start()
+        # Ctrl-C at a terminal reaches the whole process group; the parent decides and closes this process.
+        # SIGINT stays blocked while it starts (the mask is inherited) until its main loop ignores it.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self._process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self._reader = threading.Thread(target=self._read, name="engine-worker-reader", daemon=True)
         self._reader.start()
         self._closed = False
@@ -258,14 +267,16 @@ class EngineWorker:
     def wait(self, search_id: int, timeout: float | None = None) -> WorkerResult | None:
         """Block until search `search_id` has ended; its result, or None on timeout."""
         with self._done:
-            self._done.wait_for(lambda: search_id in self._last, timeout)
+            self._done.wait_for(lambda: search_id in self._last or self._closed, timeout)
             return self._last.get(search_id)
 
     def close(self, timeout: float = 3.0) -> None:
         """Cancel, ask the process to quit, and end it if it does not."""
         if self._closed:
             return
-        self._closed = True
+        with self._done:   # nobody waits for a search of a closed worker
+            self._closed = True
+            self._done.notify_all()
         self.stop()
         self._cancelled.value = 1 << 62
         with contextlib.suppress(OSError, ValueError):

@@ -76,6 +76,20 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         self.started = False
         self.closed = False
 
+    def resize(self, rows: int, cols: int) -> None:
+        """Become an empty ``rows`` x ``cols`` board (a virtual board follows the variant; a real one cannot):
+        every piece is taken off, the LEDs go dark, and listeners get the empty snapshot."""
+        if rows < 1 or cols < 1:
+            raise ValueError(f"a board needs at least one row and one column, got {rows}x{cols}")
+        with self._lock:
+            self.rows, self.cols = rows, cols
+            self._raw.clear()
+            self._since.clear()
+            self._frame = LedFrame(rows, cols)
+            self._tracker = OccupancyTracker(rows, cols, self._listeners, self.clock.now())
+        if self.started:
+            self._tracker.publish()
+
     # --- SensorSource -------------------------------------------------------------------------------
     def start(self) -> None:
         """Mark the board started and send the current snapshot to snapshot listeners."""

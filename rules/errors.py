@@ -48,6 +48,20 @@ class Illegal(enum.Enum):
         """The rule's name as a player says it (\"compulsory capture\")."""
         return self.value
 
+    @property
+    def section(self) -> str:
+        """The section of a variant's rules page (docs/rules/<id>.md) that explains this rule."""
+        return _SECTIONS[self]
+
+
+_SECTIONS = {
+    Illegal.NO_PIECE: "moving", Illegal.NOT_YOUR_PIECE: "moving", Illegal.PIECE_MOVEMENT: "moving",
+    Illegal.MUST_CAPTURE: "capturing", Illegal.INCOMPLETE_CAPTURE: "capturing",
+    Illegal.WRONG_CAPTURE_PATH: "capturing", Illegal.MUST_TAKE_MAXIMUM: "capture-precedence",
+    Illegal.MUST_TAKE_MORE_KINGS: "capture-precedence", Illegal.MUST_CAPTURE_WITH_KING: "capture-precedence",
+    Illegal.MUST_TAKE_KINGS_FIRST: "capture-precedence", Illegal.NO_LEGAL_MOVE: "end-of-the-game",
+}
+
 
 class IllegalMoveError(RulesError):
     """A well-formed move that is not legal in the position; the message says why, ``reason`` which rule."""

@@ -145,3 +145,20 @@ def test_session_refuses_a_bad_new_game_with_events(tmp_path: Path) -> None:
                 "english"
 
     asyncio.run(main())
+
+
+def test_the_computers_clock_stops_once_it_has_chosen() -> None:
+    """Issue 13 item 3: the time the person takes to carry out the computer's move counts for nobody."""
+    r = Rig("english", human_color="white", opponent="engine", time_control="1+2")
+    assert r.state == "computer.thinking"          # Black, the computer, moves first in English
+    r.wait(3.0)                                    # it thinks 3 s
+    r.answer_engine("9-13")
+    r.wait(60.0)                                   # the person takes a minute to move its piece
+    clocks = r.ctl.state_dict()["clocks"]
+    assert (clocks["black"], clocks["white"], clocks["running"]) == (57, 60, None)
+    r.move("9-13")
+    clocks = r.ctl.state_dict()["clocks"]
+    assert (clocks["black"], clocks["running"]) == (59, "white")    # 57 s left plus the 2 s increment
+    assert r.ctl.records[-1].seconds == 3.0 and r.ctl.outcome is None
+    r.wait(30.0)
+    assert r.ctl.state_dict()["clocks"]["white"] == 30              # the person's own turn runs as before

@@ -3,13 +3,17 @@ serial board (the emulated MCU on a pseudo-terminal)."""
 
 from __future__ import annotations
 
+import os
+import pty
 import queue
+import signal
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
+import pytest
 from rig import Rig
 
 from firmware_bridge.emulator import BoardEmulator
@@ -124,12 +128,69 @@ def test_play_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
+PLAY_ENGLISH_AS_BLACK = [sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english",
+                         "--opponent", "engine", "--human-color", "black", "--level", "1",
+                         "--engine-time", "0.1", "--no-web", "--no-journal"]
+
+
 def test_play_at_a_terminal_tells_how_to_make_the_computers_move() -> None:
-    command = [sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english", "--opponent",
-               "engine", "--human-color", "black", "--level", "1", "--engine-time", "0.1", "--no-web",
-               "--no-journal"]
-    out = subprocess.run(command, input="9-13\nquit\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    out = subprocess.run([*PLAY_ENGLISH_AS_BLACK, "--no-auto-computer"], input="9-13\nquit\n",
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Type a move (like 9-13) or a command; `help` lists them, `quit` stops." in out.stdout
     assert "move 1: 9-13 (black)" in out.stdout
     assert "or `computer` to make the computer's move on the board)" in out.stdout
+    assert "move 2:" not in out.stdout
+
+
+def test_on_the_simulated_board_the_computers_move_plays_itself() -> None:
+    """Issue 13 item 2: the default on the simulated board; nothing to carry out by hand."""
+    out = subprocess.run(PLAY_ENGLISH_AS_BLACK, input="9-13\nquit\n", capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "move 1: 9-13 (black)" in out.stdout and "move 2:" in out.stdout and "(white)" in out.stdout
+    assert "to make the computer's move" not in out.stdout
+
+
+def test_the_console_board_names_its_squares_and_refuses_cells_off_the_board() -> None:
+    """Issue 13 item 11: square names, an explained legend, and `lift 9 9` on 8x8 refused in words."""
+    out = subprocess.run([sys.executable, "-m", "controller.cli", "-q", "play", *TWO_PEOPLE, "--no-journal"],
+                         input="lift 9 9\nlift 9\nlift 99\nquit\n", capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "error: (9, 9) is off the 8x8 board: rows 0-7, columns 0-7" in out.stdout
+    assert "error: '99' is not a square of English draughts" in out.stdout
+    assert "[ ] lit by the LEDs" in out.stdout
+    board = out.stdout.split("w/b white/black man")[-2].splitlines()[-8:]   # after `lift 9`
+    assert board[2].split() == ["[9]", "b", "b", "b"], board                  # 9 empty and lit (the hand)
+    assert board[3].split() == ["[13]", "[14]", "15", "16"], board            # where it may go
+
+
+@pytest.mark.parametrize(("human", "until"), [
+    ("black", "`quit` stops."),                       # at the prompt, reading the terminal
+    ("white", "New game of English draughts"),        # the computer (Black) thinking, its worker busy
+])
+def test_ctrl_c_stops_at_once(human: str, until: str) -> None:
+    """Issue 13 item 7: Ctrl-C ends `dboard play` cleanly with one line, at the prompt or while the engine's
+    worker is searching. The terminal sends SIGINT to the whole foreground process group (the console and
+    the worker process); the console reads a real pseudo-terminal, as at a keyboard."""
+    controller_side, console_side = pty.openpty()
+    command = [*PLAY_ENGLISH_AS_BLACK[:-4], "--level", "10", "--engine-time", "30", "--human-color", human,
+               "--no-web", "--no-journal"]
+    proc = subprocess.Popen(command, stdin=console_side, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, start_new_session=True)
+    os.close(console_side)
+    try:
+        assert proc.stdout is not None
+        seen = ""
+        while until not in seen:
+            seen += proc.stdout.readline()
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        os.close(controller_side)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert out.strip().splitlines()[-1] == "Stopped: the board is dark and the game is saved."

@@ -185,9 +185,10 @@ def test_out_of_sync_knocked_piece_shows_squares_to_empty_and_fill() -> None:
 def test_refusal_names_the_rule_in_teaching_mode() -> None:
     r = Rig("international", fen="W:W28,40:B23", teaching=True)
     r.do("lift 40, place 34")
-    refusal = r.of(ev.Refusal)[-1]
-    assert refusal.rule == "compulsory capture"
-    assert "compulsory" in r.messages() and "rule of compulsory capture" in r.messages()
+    (refusal,) = r.of(ev.Refusal)   # one line: the lesson is in it, no second message (issue 13 item 8)
+    assert refusal.rule == "compulsory capture" and "The rule of compulsory capture" in refusal.message
+    assert refusal.section == "docs/rules/international.md#capturing"   # the page section that explains it
+    assert "compulsory" not in r.messages()
     assert r.lit()["28"].rgb == ORANGE
     r.do("lift 34, place 40")
     assert r.state == "person.idle"

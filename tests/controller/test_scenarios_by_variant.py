@@ -659,8 +659,9 @@ def test_teaching_mode(variant: str) -> None:
 
     r, sq = rig(variant, "missed", teaching=True)
     r.do(f"lift {sq['idle']}, place {sq['idle_to']}")
-    assert "is refused by the rule of compulsory capture" in r.messages()
+    (refusal,) = r.of(ev.Refusal)
+    assert "The rule of compulsory capture" in refusal.message and refusal.section.endswith("#capturing")
     assert sq["landing"] in r.lit(), "teaching shows the capture path with the refusal"
     plain, _ = rig(variant, "missed")
     plain.do(f"lift {sq['idle']}, place {sq['idle_to']}")
-    assert "rule of" not in plain.messages() and sq["landing"] not in plain.lit()
+    assert "rule of" not in plain.of(ev.Refusal)[0].message and sq["landing"] not in plain.lit()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from rig import next_event
 
 from controller import commands as cmd
@@ -12,6 +13,9 @@ from controller import events as ev
 from controller.config import Config
 from controller.session import Session
 from engine.core import Engine
+from firmware_bridge.device import open_device
+from firmware_bridge.gpio_model import GPIOModel, SwitchMatrix
+from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedDevice
 
 
@@ -26,10 +30,18 @@ class LevelOneEngine:
 
 
 
+def _drain(queue: asyncio.Queue) -> list[ev.Event]:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
 def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path) -> None:
     async def main() -> None:
         board = SimulatedDevice(8, 8)
-        config = Config(variant="english", human_color="black", opponent="engine", settle_ms=50, grace_ms=500)
+        config = Config(variant="english", human_color="black", opponent="engine", settle_ms=50, grace_ms=500,
+                        auto_computer=False)   # the person makes the computer's moves, as on a real board
         session = Session(config, board, board, tmp_path, opponent=LevelOneEngine("english"))
         async with session:
             events = session.subscribe()
@@ -93,7 +105,8 @@ def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
 def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
     async def main() -> None:
         board = SimulatedDevice(8, 8)
-        config = Config(variant="english", human_color="white", opponent="engine", level=1, engine_time=0.1)
+        config = Config(variant="english", human_color="white", opponent="engine", level=1, engine_time=0.1,
+                        auto_computer=False)
         async with Session(config, board, board, tmp_path) as session:
             events = session.subscribe()
             board.set_occupancy(session.controller.exp.base)  # Black (the engine) moves first in English
@@ -120,5 +133,75 @@ def test_brightness_dims_what_the_board_shows_not_what_the_game_says() -> None:
             (sq, light), (shown_sq, shown) = frame.lights[0], board.frame.lights[0]
             assert shown_sq == sq and shown.pattern == light.pattern
             assert shown.rgb.r == round(light.rgb.r / 4) and shown.rgb.b == round(light.rgb.b / 4)
+
+    asyncio.run(main())
+
+
+def test_the_simulated_board_follows_the_variant_size(tmp_path: Path) -> None:
+    """Issue 13 item 1: international (10x10) then spanish and turkish (8x8) from the page's New game."""
+    async def main() -> None:
+        board = SimulatedDevice(10, 10)
+        config = Config(variant="international", human_color="both", opponent="person")
+        async with Session(config, board, board, tmp_path) as session:
+            for variant in ("spanish", "turkish", "international"):
+                events = session.subscribe()
+                before = (board.rows, board.cols)
+                await session.send(cmd.NewGame(variant, "both", "person"))
+                await session.idle()
+                size = (session.controller.variant.height, session.controller.variant.width)
+                assert (board.rows, board.cols) == size
+                assert board.occupied == frozenset() or size == before   # a new size starts empty
+                assert (session.state()["rows"], session.state()["cols"]) == size
+                board.set_occupancy(session.controller.exp.base)
+                await session.idle()
+                assert session.state()["state"] == "person.idle", variant
+                errors = [e for e in _drain(events) if isinstance(e, ev.Message) and e.level == "error"]
+                assert errors == []
+
+    asyncio.run(main())
+
+
+def test_a_real_board_refuses_a_variant_of_another_size(tmp_path: Path) -> None:
+    """Issue 13 item 1: a physical board cannot change size: one message naming both sizes."""
+    async def main() -> None:
+        profile = load_profile("8x8-gpio")
+        matrix = SwitchMatrix(8, 8, diodes=profile.sensors.diodes)
+        board = open_device(profile, gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins),
+                            spi=False)
+        config = Config(variant="english", human_color="both", opponent="person")
+        try:
+            async with Session(config, board, board, tmp_path) as session:
+                events = session.subscribe()
+                await session.send(cmd.NewGame("international", "both", "person"))
+                await session.idle()
+                (refusal,) = [e for e in _drain(events) if isinstance(e, ev.Refusal)]
+                assert "this board is 8x8; International draughts is played on 10x10" in refusal.message
+                assert session.controller.variant.id == "english"
+        finally:
+            board.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(("fen", "accepts"), [
+    ("W:W32,31,30,29,28:B1", True),      # the computer (black) has one man against five: it takes the draw
+    ("W:W32:B1,2,3,4,5", False),         # it has five against one: it plays on
+])
+def test_the_computer_answers_a_draw_offer(tmp_path: Path, fen: str, accepts: bool) -> None:
+    """Issue 13 item 13: the engine answers a person's draw offer by what its search sees."""
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="white", opponent="engine", level=5, engine_time=0.5)
+        async with Session(config, board, board, tmp_path) as session:
+            await session.send(cmd.NewGame("english", "white", "engine", 5, fen=fen))
+            await session.idle()
+            events = session.subscribe()
+            board.set_occupancy(session.controller.exp.base)
+            await session.idle()
+            assert session.state()["state"] == "person.idle"
+            await session.send(cmd.OfferDraw("white"))
+            answer = await next_event(events, lambda e: isinstance(e, ev.Message) and (
+                e.text.startswith("black declines") or e.text.startswith("Game over")), 20)
+            assert ("Game over" in answer.text) is accepts, answer.text
 
     asyncio.run(main())

@@ -50,10 +50,13 @@ def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
         config = Config(variant="english", human_color="both", opponent="person", grace_ms=1000)
         async with Session(config, board, board, tmp_path, clock=clock) as session:
             events = await _started(session, board)
-            await session.send(cmd.Hint())
+            await session.send(cmd.Hint())   # the engine's move for the person to move (issue 13 item 6)
+            hint = await next_event(
+                events, lambda e: isinstance(e, ev.Message) and e.text.startswith("Hint:"), WAIT)
             await session.idle()
-            [state] = _states(_drain(events))
-            assert state["leds"] == session.state()["leds"] and len(state["leds"]) > 0
+            state = _states(_drain(events))[-1]
+            assert state["leds"] == session.state()["leds"] and len(state["leds"]) >= 2
+            assert hint.text.removeprefix("Hint: ").rstrip(".") in state["legal_moves"]
 
             board.lift((5, 1))     # a black man off the board and onto a square it cannot reach
             board.place((3, 3))
@@ -189,7 +192,8 @@ def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path)
 def test_a_randomised_level_reports_its_search_iterations_too(tmp_path: Path) -> None:
     async def main() -> None:
         board = SimulatedDevice(8, 8)
-        config = Config(variant="english", human_color="white", opponent="engine", level=3, engine_time=5.0)
+        config = Config(variant="english", human_color="white", opponent="engine", level=3, engine_time=5.0,
+                        auto_computer=False)   # its move waits on the board: its progress is not stale
         async with Session(config, board, board, None) as session:
             events = await _started(session, board)
             progress = await next_event(events, ev.EngineProgress, timeout=30)

@@ -12,19 +12,22 @@ import rules
 
 
 def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
+    """The Hint button lights the engine's move for the person (issue 13 item 6): from, path and landing."""
     board = rules.Board("international")
-    geometry = board.variant.geometry
-    wanted = {geometry.rc(sq) for m in board.legal_moves for sq in (m.from_square, m.to_square)}
     with live_server(tmp_path, opponent="person", human_color="both") as live, browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
         page.click("#btn-hint")
+        page.wait_for_selector("#messages li:has-text('Hint: ')")
+        text = page.text_content("#messages li:has-text('Hint: ')").split("Hint: ")[1].split(".")[0]
+        move = board.parse_move(text)
+        wanted = {board.variant.geometry.rc(sq) for sq in move.path}
         lit_count = "document.querySelectorAll('#board .sq[data-led]').length"
-        page.wait_for_function(f"() => {lit_count} >= {len(wanted)}")
+        page.wait_for_function(f"() => {lit_count} === {len(wanted)}")
         lit = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
                for e in page.query_selector_all("#board .sq[data-led]")}
-        assert wanted <= lit
+        assert lit == wanted, "only the hinted move is lit, not every legal move"
         assert {(light["row"], light["col"]) for light in live.state()["leds"]} == lit
         page.check("#teaching")
         page.wait_for_function("() => true")
@@ -163,3 +166,52 @@ def test_a_real_board_is_not_clickable(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_selector("#board-link:has-text('board disconnected')")
         live.call(lambda: live.session._post_link(True))
         page.wait_for_selector("#board-link", state="hidden")
+
+
+def test_a_refusal_stands_as_the_alert_until_the_board_is_right(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 13 item 8: one message, the true reason first, cleared when resolved."""
+    variant, fen = "international", "W:W27,33:B22"
+    board = rules.Board(variant, fen)
+    geometry = board.variant.geometry
+
+    def rc(name: str) -> tuple[int, int]:
+        return geometry.rc(geometry.parse_square(name))
+
+    with live_server(tmp_path, variant=variant, opponent="person", human_color="both",
+                     grace_ms=60_000) as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#setup-panel summary")
+        page.fill("#setup-fen-text", fen)
+        page.click("#btn-setup-fen")
+        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
+        page.click("#btn-arrange")
+        wait_state(page, "person.idle")
+        by_hand(page)
+        assert page.is_hidden("#alert")
+        click_square(page, *rc("33"))
+        click_square(page, *rc("23"))            # not a step of the man at all (and 27x18 is compulsory)
+        page.wait_for_selector("#alert:not([hidden])")
+        text = page.text_content("#alert")
+        assert text.startswith("Refused: 33-23 is not a legal move: the piece on 33 cannot go to 23"), text
+        assert page.locator("#messages li.refusal").count() == 1
+        click_square(page, *rc("23"))            # the man goes back: nothing to fix any more
+        click_square(page, *rc("33"))
+        page.wait_for_selector("#alert[hidden]", state="attached")
+        assert live.state()["alert"] is None and live.state()["state"] == "person.idle"
+
+
+def test_the_computers_moves_play_themselves_on_the_virtual_board(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 13 item 2: the default on the simulated board, and a switch on the page."""
+    with live_server(tmp_path, variant="english", opponent="engine", human_color="white", level=1,
+                     engine_time=0.1) as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        assert page.is_checked("#auto-computer")
+        page.click("#btn-arrange")                # Black, the computer, moves first in English
+        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1", timeout=30_000)
+        wait_state(page, "person.idle")
+        page.uncheck("#auto-computer")
+        live.call(live.session.idle)
+        assert live.state()["auto_computer"] is False
+        live.play("22-18" if "22-18" in live.state()["legal_moves"] else live.state()["legal_moves"][0])
+        wait_state(page, "computer.showing", timeout=30_000)   # now it waits for a hand on the board
+        assert len(live.state()["moves"]) == 2

@@ -60,7 +60,8 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
     fen, first = GAMES[variant]
     board = rules.Board(variant, fen)
     m1 = board.parse_move(first)
-    settings = {"variant": variant, "level": 1, "engine_time": 0.2, "grace_ms": 400, "settle_ms": 150}
+    settings = {"variant": variant, "level": 1, "engine_time": 0.2, "grace_ms": 400, "settle_ms": 150,
+                "auto_computer": False}   # the computer's moves made by clicks, as by hand on a real board
     with live_server(tmp_path, **settings) as live, browser(pw) as context:
         page = open_page(context, live.url)
         # A new game from the page, with the start FEN near the end.

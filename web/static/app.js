@@ -149,6 +149,11 @@ function render() {
   $("#btn-arrange").hidden = !isVirtual();
   if (!$("#ng-variant").dataset.userSet && s.variant) $("#ng-variant").value = s.variant;
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
+  $("#auto-computer-label").hidden = s.auto_computer === null || s.auto_computer === undefined;
+  if (document.activeElement !== $("#auto-computer")) $("#auto-computer").checked = !!s.auto_computer;
+  $("#alert").hidden = !s.alert;           // the refusal or warning standing now, gone once resolved
+  $("#alert").textContent = s.alert ? s.alert.text : "";
+  $("#alert").dataset.level = s.alert ? s.alert.level : "";
   board.render(app.view === null ? liveModel(s) : historyModel(s, app.view));
   renderMoves(s);
   renderClocks(s);
@@ -438,6 +443,7 @@ function bindControls() {
   $("#btn-decline-draw").onclick = () => command("decline_draw", { color: answerer() });
   $("#btn-claim-draw").onclick = () => command("claim_draw", { color: (app.state && app.state.turn) || side() });
   $("#teaching").onchange = (e) => command("set_teaching", { on: e.target.checked });
+  $("#auto-computer").onchange = (e) => command("set_auto_computer", { on: e.target.checked });
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
   $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; };
