@@ -187,7 +187,7 @@ class Session:
         self._search_token = -1
         self._builtin_lock = threading.Lock()
         self._rating: dict[str, Any] | None = None
-        self._rating_key: tuple[str, str] | None = None
+        self._rating_key: tuple[str, str, int] | None = None
         self._rated_game: Any = None
         self._background: set[asyncio.Task[Any]] = set()
         self._subscribers: list[asyncio.Queue[ev.Event]] = []
@@ -543,22 +543,22 @@ class Session:
     def _refresh_rating(self) -> None:
         """Read the person's rating in the game's variant when the player or variant changed."""
         s = self.controller.settings
-        key = (s.player, s.variant)
+        key = (s.player, s.variant, s.level)
         if key == self._rating_key or self.ratings_path is None or self._loop is None:
             return
         self._rating_key = key
         self._background_task(self._read_rating(self.ratings_path, *key))
 
-    async def _read_rating(self, path: Path, player: str, variant: str) -> None:
+    async def _read_rating(self, path: Path, player: str, variant: str, level: int) -> None:
         try:
-            rating = await asyncio.to_thread(_stored_rating, path, player, variant)
+            rating = await asyncio.to_thread(_stored_rating, path, player, variant, level)
         except (sqlite3.Error, OSError) as exc:
             log.warning("cannot read the ratings in %s: %s", path, exc)
             return
         self._show_rating(player, variant, rating)
 
     def _show_rating(self, player: str, variant: str, rating: Any) -> None:
-        if (player, variant) == self._rating_key:
+        if self._rating_key is not None and (player, variant) == self._rating_key[:2]:
             self._rating = {"player": player, "variant": variant, "rating": round(rating.rating, 1),
                             "rd": round(rating.rd, 1)}
             self._broadcast_state()
@@ -656,18 +656,20 @@ class Session:
         return f"Session({self.controller!r})"
 
 
-def _stored_rating(path: Path, player: str, variant: str) -> Any:
-    """The player's rating in ``variant`` (the Glicko-2 default before their first rated game)."""
-    from engine.glicko2 import Rating
-    from engine.ratings import RatingStore, UnknownPlayerError
+def _stored_rating(path: Path, player: str, variant: str, level: int) -> Any:
+    """The player's rating in ``variant``; before their first rated game, the one it will be rated from (the
+    level's, with the full uncertainty)."""
+    from engine.glicko2 import DEFAULT_RD, Rating
+    from engine.ratings import RatingStore, UnknownPlayerError, level_rating
 
+    unrated = Rating(level_rating(variant, level).rating, DEFAULT_RD)
     if not path.exists():
-        return Rating()
+        return unrated
     with RatingStore(path) as store:
         try:
-            return store.rating(player, variant)
+            return store.starting_rating(player, variant, level)
         except UnknownPlayerError:
-            return Rating()
+            return unrated
 
 
 def _record_engine_game(path: Path, player: str, variant: str, level: int, score: float) -> tuple[Any, Any]:
@@ -676,5 +678,5 @@ def _record_engine_game(path: Path, player: str, variant: str, level: int, score
 
     with RatingStore(path) as store:
         store.add_player(player)
-        old = store.rating(player, variant)
+        old = store.starting_rating(player, variant, level)
         return old, store.record_engine_game(player, variant, level, score)

@@ -131,12 +131,28 @@ class RatingStore:
         ).fetchone()
         return Rating(*row) if row else Rating(rd=DEFAULT_RD)
 
-    def record_game(
-        self, name: str, variant: str, opponent: str, opponent_rating: Rating, score: float
-    ) -> Rating:
-        """Store one finished game and update the player's rating (one game = one rating period)."""
+    def has_rating(self, name: str, variant: str) -> bool:
+        """Whether the player has played a rated game of ``variant``."""
         pid = self._player_id(name)
-        new = update(self.rating(name, variant), [Result(opponent_rating, score)])
+        return self._db.execute("SELECT 1 FROM ratings WHERE player_id = ? AND variant = ?",
+                                (pid, variant)).fetchone() is not None
+
+    def starting_rating(self, name: str, variant: str, level: int) -> Rating:
+        """The rating a game against the engine at ``level`` is rated from: the player's own, or for their
+        first game of the variant the level's rating with the full uncertainty (choosing a level is the best
+        guess of one's strength, so one game moves a new player by about 175 points, not 500)."""
+        if self.has_rating(name, variant):
+            return self.rating(name, variant)
+        return Rating(level_rating(variant, level).rating, DEFAULT_RD)
+
+    def record_game(
+        self, name: str, variant: str, opponent: str, opponent_rating: Rating, score: float,
+        start: Rating | None = None,
+    ) -> Rating:
+        """Store one finished game and update the player's rating (one game = one rating period), from
+        ``start`` when given (else the stored rating)."""
+        pid = self._player_id(name)
+        new = update(start or self.rating(name, variant), [Result(opponent_rating, score)])
         now = time.time()
         with self._db:
             self._db.execute(
@@ -156,7 +172,8 @@ class RatingStore:
 
     def record_engine_game(self, name: str, variant: str, level: int, score: float) -> Rating:
         """Update the player's rating after a game against the built-in engine at `level`."""
-        return self.record_game(name, variant, f"engine level {level}", level_rating(variant, level), score)
+        return self.record_game(name, variant, f"engine level {level}", level_rating(variant, level), score,
+                                self.starting_rating(name, variant, level))
 
     def table(self) -> list[PlayerRating]:
         """Every stored rating, by player then variant."""

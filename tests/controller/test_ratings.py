@@ -45,8 +45,9 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
                         player="ann")
         async with Session(config, board, board, tmp_path, opponent=_NeverAsked()) as session:
             events = session.subscribe()
-            assert session.state()["rating"] == {"player": "ann", "variant": "english", "rating": 1500.0,
-                                                 "rd": 350.0}
+            start = Rating(level_rating("english", 4).rating, 350.0)   # unrated: rated from the level chosen
+            assert session.state()["rating"] == {"player": "ann", "variant": "english",
+                                                 "rating": start.rating, "rd": 350.0}
             assert not (tmp_path / "ratings.sqlite3").exists()  # reading does not create the database
             await session.send(cmd.NewGame("english", "white", "engine", 4, fen="W:W18:B14"))
             await session.idle()
@@ -63,9 +64,9 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             assert over.result == "1-0"
             message = await next_event(events, _is_rating_message)
             await session.idle()
-            expected = update(Rating(), [Result(level_rating("english", 4), 1.0)])
-            assert expected.rating > 1500
-            assert message.text == (f"Your english rating: 1500 -> {expected.rating:.0f} "
+            expected = update(start, [Result(level_rating("english", 4), 1.0)])
+            assert start.rating + 100 < expected.rating < start.rating + 250   # issue 13 item 9: sensibly
+            assert message.text == (f"Your english rating: {start.rating:.0f} -> {expected.rating:.0f} "
                                     f"(RD 350 -> {expected.rd:.0f})")
             [(name, variant, rating, rd, vol, games)] = _rows(tmp_path / "ratings.sqlite3")
             assert (name, variant, games) == ("ann", "english", 1)
@@ -113,8 +114,11 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
             await session.idle()
             await session.send(cmd.Resign("black"))
             message = await next_event(events, _is_rating_message)
-            lost = update(Rating(), [Result(level_rating("english", 7), 0.0)])
-            assert message.text == f"Your english rating: 1500 -> {lost.rating:.0f} (RD 350 -> {lost.rd:.0f})"
+            start = Rating(level_rating("english", 7).rating, 350.0)
+            lost = update(start, [Result(level_rating("english", 7), 0.0)])
+            assert start.rating - 250 < lost.rating < start.rating - 100   # not 1500 -> 954 (issue 13 item 9)
+            assert message.text == (f"Your english rating: {start.rating:.0f} -> {lost.rating:.0f} "
+                                    f"(RD 350 -> {lost.rd:.0f})")
             await session.idle()
             assert _rows(db) == [("player", "english", lost.rating, lost.rd, lost.volatility, 1)]
 
@@ -125,7 +129,8 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
             await session.idle()
             await session.send(cmd.Resign("black"))
             await next_event(events, _is_rating_message)
-            zoe = update(Rating(), [Result(level_rating("english", 2), 0.0)])
+            level_2 = level_rating("english", 2)
+            zoe = update(Rating(level_2.rating, 350.0), [Result(level_2, 0.0)])
             await session.idle()
             assert session.state()["rating"]["rating"] == round(zoe.rating, 1)
 

@@ -41,10 +41,12 @@ def test_store_updates_after_engine_game(tmp_path) -> None:
     db = tmp_path / "r.sqlite3"
     with RatingStore(db) as store:
         store.add_player("ann")
-        before = store.rating("ann", "international")
+        before = store.starting_rating("ann", "international", 5)
+        assert (before.rating, before.rd) == (level_rating("international", 5).rating, 350.0)  # first game
         after = store.record_engine_game("ann", "international", 5, 1.0)
         assert after.rating > before.rating
         assert after.rd < before.rd
+        assert store.starting_rating("ann", "international", 10) == store.rating("ann", "international")
     with RatingStore(db) as store:  # persisted
         rows = store.table()
         assert [(r.player, r.variant, r.games) for r in rows] == [("ann", "international", 1)]

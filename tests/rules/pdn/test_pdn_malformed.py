@@ -32,8 +32,8 @@ def test_illegal_move_names_game_line_column_and_why() -> None:
 
 
 def test_compulsory_capture_message() -> None:
-    message = only_error(HEAD + '[FEN "W:W27:B22,21"]\n1. 27-31 *', validate=True)
-    assert message.startswith("5:4: game 1 (Event 'Test cup', White 'Ann', Black 'Bob'): move 1. 27-31: ")
+    message = only_error(HEAD + '[FEN "W:W27,33:B22,21"]\n1. 33-28 *', validate=True)
+    assert message.startswith("5:4: game 1 (Event 'Test cup', White 'Ann', Black 'Bob'): move 1. 33-28: ")
     assert message.endswith(("a capture was compulsory: 27x18 or 27x16",
                              "a capture was compulsory: 27x16 or 27x18"))
 
