@@ -23,22 +23,22 @@ import dataclasses
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 from firmware_bridge.clock import Clock, MonotonicClock
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.types import LedFrame, Occupancy
-from rules import Board, Move
+from rules import Move
 
 from . import commands as cmd
 from . import events as ev
 from .config import Config
 from .journal import Journal
 from .machine import Controller
+from .opponents import ExternalOpponent, Opponent, WorkerOpponent, ask
 from .settings import EngineJob, GameSettings
 
 log = logging.getLogger(__name__)
@@ -46,14 +46,6 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.02
 PROGRESS_SECONDS = 0.1
 """At most one EngineProgress event per this many seconds (the newest iteration is always delivered)."""
-
-
-class Opponent(Protocol):
-    """A computer player: picks a move for the side to move."""
-
-    def choose_move(self, board: Board, level: int) -> Move:
-        """The move to play in ``board`` at engine ``level`` (called on a worker thread)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -70,89 +62,6 @@ class _EngineAnswer:
     note: str | None = None
 
 
-class _WorkerOpponent:
-    """Runs the engine in its own process through engine.worker.EngineWorker."""
-
-    def __init__(self, config: Config, on_progress: Callable[[Any], None] | None = None) -> None:
-        from engine.worker import EngineWorker
-
-        self.config = config
-        self.worker = EngineWorker(on_progress=on_progress)
-
-    def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
-        from engine.levels import get_level
-        from engine.worker import game_line
-
-        lvl = get_level(level)
-        # levels without randomness run the worker's iterative search; the randomised ones score every move
-        # depth by depth (both report each iteration as progress)
-        depth = lvl.depth if not lvl.randomised else None
-        budget = min(self.config.engine_time, seconds) if seconds is not None else self.config.engine_time
-        search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth,
-                                          line=game_line(board))
-        result = self.worker.wait(search, timeout=budget * 10 + 30)
-        if result is None or result.move_text is None:
-            raise RuntimeError(f"the engine found no move ({result.error if result else 'timeout'})")
-        return board.parse_move(result.move_text)
-
-    def close(self) -> None:
-        self.worker.close()
-
-
-class _ExternalOpponent:
-    """A Hub engine (the config's ``external_engine`` command); the built-in engine takes over when it cannot
-    be started, dies, times out or plays an illegal move. ``take_note()`` gives the reason once."""
-
-    def __init__(self, config: Config, variant: str, builtin: Callable[[], _WorkerOpponent]) -> None:
-        self.config = config
-        self.variant = variant
-        self._builtin = builtin
-        self.hub: Any = None
-        self.failed: str | None = None
-        self._note: str | None = None
-        self._lock = threading.Lock()
-
-    def _fail(self, reason: str) -> None:
-        self.failed = reason
-        self._note = f"The external engine failed: {reason}. The built-in engine plays on."
-        if self.hub is not None:
-            with contextlib.suppress(Exception):
-                self.hub.close()
-            self.hub = None
-
-    def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
-        from engine.external import ExternalEngineError, HubEngine
-
-        with self._lock:
-            if self.failed is None:
-                budget = self.config.engine_time if seconds is None else min(self.config.engine_time, seconds)
-                try:
-                    if not self.config.external_engine.strip():
-                        raise ExternalEngineError("no command is configured (config key external_engine)")
-                    if self.hub is None:
-                        self.hub = HubEngine(self.config.external_engine, self.variant)
-                        self.hub.new_game()
-                    move = self.hub.play(board, budget)
-                    if move not in board.legal_moves:
-                        raise ExternalEngineError(f"it sent the illegal move {move!r}")
-                    return move
-                except (ExternalEngineError, OSError) as exc:
-                    log.warning("external engine failed: %s", exc)
-                    self._fail(str(exc))
-        return self._builtin().choose_move(board, level, seconds)
-
-    def take_note(self) -> str | None:
-        note, self._note = self._note, None
-        return note
-
-    def close(self) -> None:
-        with self._lock:
-            if self.hub is not None:
-                with contextlib.suppress(Exception):
-                    self.hub.close()
-                self.hub = None
-
-
 class Session:
     """Owns the Controller, its journal and opponent; the web page and CLI talk to it via events/commands."""
 
@@ -166,8 +75,8 @@ class Session:
         self.journal_dir = Path(journal_dir) if journal_dir is not None else None
         self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
         self._opponent = opponent
-        self._owned_opponent: _WorkerOpponent | None = None
-        self._external: _ExternalOpponent | None = None
+        self._owned_opponent: WorkerOpponent | None = None
+        self._external: ExternalOpponent | None = None
         self._last_state: dict[str, Any] | None = None
         self._progress_lock = threading.Lock()
         self._progress: Any = None
@@ -496,32 +405,22 @@ class Session:
         opponent: Any = self._opponent
         if opponent is None and self.controller.settings.opponent == "external":
             if self._external is None or self._external.variant != job.board.variant.id:
-                self._external = _ExternalOpponent(self.config, job.board.variant.id, self._builtin)
+                self._external = ExternalOpponent(self.config, job.board.variant.id, self._builtin)
             opponent = self._external
         elif opponent is None:
             opponent = self._builtin()
 
         def think() -> None:
-            note = None
-            try:
-                if isinstance(opponent, _WorkerOpponent | _ExternalOpponent):
-                    move = opponent.choose_move(job.board, job.level, job.seconds)
-                else:
-                    move = opponent.choose_move(job.board, job.level)
-            except Exception as exc:
-                log.exception("the computer opponent failed")
-                move, note = None, f"The computer opponent failed: {exc}"
-            if isinstance(opponent, _ExternalOpponent):
-                note = opponent.take_note() or note
+            move, note = ask(opponent, job.board, job.level, job.seconds)
             loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
 
         loop.run_in_executor(None, think)
 
-    def _builtin(self) -> _WorkerOpponent:
+    def _builtin(self) -> WorkerOpponent:
         """The built-in engine's worker process (started on first use; thread-safe)."""
         with self._builtin_lock:
             if self._owned_opponent is None:
-                self._owned_opponent = _WorkerOpponent(self.config, self._engine_progress)
+                self._owned_opponent = WorkerOpponent(self.config, self._engine_progress)
             return self._owned_opponent
 
     def __repr__(self) -> str:
