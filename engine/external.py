@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import queue
 import shlex
 import socket
-import subprocess
-import threading
+import time
 from collections.abc import Sequence
 
 from engine.core import Engine
@@ -28,57 +26,48 @@ from engine.dxp_protocol import (
     GameReq,
     MoveMsg,
 )
-from engine.hub_protocol import HubMessage, format_message, parse_message
+from engine.hub_protocol import MAX_LINE, HubMessage, HubSyntaxError, format_message, parse_message
 from engine.notation import ProtocolMoveError, hub_line, parse_hub_move
+from engine.process import EngineGone, EngineProcess, EngineTimeout, ExternalEngineError
 from rules import Board, Color, Move
+
+__all__ = ["DxpEngine", "ExternalEngineError", "FallbackOpponent", "HubEngine"]
 
 logger = logging.getLogger(__name__)
 
 
-class ExternalEngineError(ValueError):
-    """An external engine failed: it died, timed out, broke the protocol or sent an illegal move."""
-
-
 class HubEngine:
-    """A Hub-protocol engine in a child process (e.g. Scan, or `dboard hub`)."""
+    """A Hub-protocol engine (e.g. Scan, or `dboard hub`) in a child process with its own process group.
+
+    Every question has one deadline counted from when it is asked, whatever the engine prints meanwhile:
+    the handshake (`hub` ... `wait`, `init` ... `ready`) `handshake_timeout` seconds each, a move its move
+    time plus `margin`. On any failure the group is killed and ExternalEngineError says why, with the
+    configured command and the engine's last stderr lines. `start=False` leaves the handshake to `start()`
+    (so another thread can `close()` an engine that hangs in it).
+    """
 
     def __init__(
         self,
         command: str | Sequence[str],
         variant: str = "international",
-        startup_timeout: float = 10.0,
-        grace: float = 5.0,
+        handshake_timeout: float = 10.0,
+        margin: float = 5.0,
+        start: bool = True,
     ) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.command:
+            raise ExternalEngineError("the hub engine command is empty")
+        self.command_text = command if isinstance(command, str) else shlex.join(self.command)
         self.variant = variant
-        self.grace = grace
-        self.name = self.command[0]
+        self.handshake_timeout = handshake_timeout
+        self.margin = margin
+        self.name = self.command_text
         try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as exc:
-            raise ExternalEngineError(f"cannot start hub engine {self.command[0]!r}: {exc}") from None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._read, daemon=True, name="hub-engine-reader")
-        self._reader.start()
-        self.send("hub")
-        while True:
-            msg = self._receive(startup_timeout, "hub")
-            if msg.command == "id":
-                self.name = msg.get("name", self.name) or self.name
-            elif msg.command == "wait":
-                break
-        if variant != "international":
-            self.send(format_message("set-param", name="variant", value=variant))
-        self.send("init")
-        while self._receive(startup_timeout, "init").command != "ready":
-            pass
+            self.process = EngineProcess(self.command, MAX_LINE)
+        except ExternalEngineError as exc:
+            raise ExternalEngineError(f"cannot start hub engine {self.command_text!r}: {exc}") from None
+        if start:
+            self.start()
 
     def __repr__(self) -> str:
         return f"HubEngine({self.name!r}, pid={self.process.pid})"
@@ -89,42 +78,74 @@ class HubEngine:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            if line.strip():
-                self._lines.put(line.strip())
-        self._lines.put(None)
+    @property
+    def skipped_lines(self) -> int:
+        """Lines over MAX_LINE bytes the engine printed (skipped unread)."""
+        return self.process.skipped
 
-    def _died(self, doing: str) -> ExternalEngineError:
-        code = self.process.poll()
-        if code is None:
-            try:
-                code = self.process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                code = None
+    def _failure(self, what: str) -> ExternalEngineError:
+        """Kill the group and describe the failure with the command and the engine's last stderr lines."""
+        self.process.kill()
+        tail = self.process.stderr_tail()
+        where = f"command: {self.command_text}"
+        if tail:
+            where += "; its last words on stderr: " + " | ".join(tail)
+        return ExternalEngineError(f"hub engine {self.name!r} {what} ({where})")
+
+    def _gone(self, doing: str) -> ExternalEngineError:
+        if self.process.lines_closed:
+            return self._failure(f"was closed while {doing}")
+        code = self.process.exit_code(wait=0.5)
         how = f"exited with code {code}" if code is not None else "closed its output"
-        return ExternalEngineError(f"hub engine {self.name!r} {how} while {doing}")
+        return self._failure(f"{how} while {doing}")
 
-    def send(self, line: str) -> None:
-        """Write one command line to the engine."""
+    def send(self, line: str, deadline: float | None = None) -> None:
+        """Write one command line to the engine (by `deadline`, default a handshake's time from now)."""
+        deadline = time.monotonic() + self.handshake_timeout if deadline is None else deadline
         try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._died(f"receiving {line.split()[0]!r}") from None
+            self.process.send(line, deadline)
+        except EngineTimeout:
+            raise self._failure(f"did not read {line.split()[0]!r} in time") from None
+        except EngineGone:
+            raise self._gone(f"receiving {line.split()[0]!r}") from None
 
-    def _receive(self, timeout: float, doing: str) -> HubMessage:
+    def _ask(self, lines: Sequence[str], answer: str, timeout: float, doing: str) -> list[HubMessage]:
+        """Send `lines`, then read until a line with command `answer`, all within `timeout` from now."""
+        deadline = time.monotonic() + timeout
+        self.process.lines.clear()   # answers to an earlier question are stale
+        for line in lines:
+            self.send(line, deadline)
+        seen: list[HubMessage] = []
+        while True:
+            try:
+                text = self.process.receive(deadline)
+            except EngineTimeout:
+                raise self._failure(f"did not answer {doing!r} within {timeout:g} s") from None
+            except EngineGone:
+                raise self._gone(f"answering {doing!r}") from None
+            try:
+                msg = parse_message(text)
+            except HubSyntaxError as exc:
+                raise self._failure(f"sent a line that is not Hub protocol ({doing!r}): {exc}") from None
+            if msg.command == "error":
+                raise self._failure(f"reported an error ({doing!r}): {msg.get('message', text)}")
+            seen.append(msg)
+            if msg.command == answer:
+                return seen
+
+    def start(self) -> None:
+        """The handshake: `hub` until `wait` (reading the engine's name), the variant, `init` to `ready`."""
         try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            raise ExternalEngineError(
-                f"hub engine {self.name!r} did not answer {doing!r} within {timeout:.1f}s"
-            ) from None
-        if line is None:
-            raise self._died(f"answering {doing!r}")
-        return parse_message(line)
+            for msg in self._ask(["hub"], "wait", self.handshake_timeout, "hub"):
+                if msg.command == "id" and msg.get("name"):
+                    self.name = msg.get("name") or self.name
+            setup = [] if self.variant == "international" else [
+                format_message("set-param", name="variant", value=self.variant)
+            ]
+            self._ask([*setup, "init"], "ready", self.handshake_timeout, "init")
+        except ExternalEngineError:
+            self.process.kill()
+            raise
 
     def new_game(self) -> None:
         """Tell the engine a new game starts."""
@@ -132,36 +153,23 @@ class HubEngine:
 
     def play(self, board: Board, move_time: float = 1.0) -> Move:
         """Ask for a move in `board`'s position; raises ExternalEngineError on any failure."""
-        if self.process.poll() is not None:
-            raise self._died("idle")
-        self.send(format_message("pos", **hub_line(board)))   # with the recent moves, for the draw rules
-        self.send(format_message("level", move_time=f"{move_time:g}"))
-        self.send("go think")
-        while True:
-            msg = self._receive(move_time + self.grace, "go think")
-            if msg.command == "done":
-                text = msg.get("move") or ""
-                try:
-                    return parse_hub_move(board, text)
-                except ProtocolMoveError as exc:
-                    raise ExternalEngineError(
-                        f"hub engine {self.name!r} sent an illegal move: {exc}"
-                    ) from None
+        if self.process.exit_code() is not None:
+            raise self._gone("idle")
+        lines = [
+            format_message("pos", **hub_line(board)),   # with the recent moves, for the draw rules
+            format_message("level", move_time=f"{move_time:g}"),
+            "go think",
+        ]
+        done = self._ask(lines, "done", move_time + self.margin, "go think")[-1]
+        text = done.get("move") or ""
+        try:
+            return parse_hub_move(board, text)
+        except ProtocolMoveError as exc:
+            raise self._failure(f"sent an illegal move: {exc}") from None
 
-    def close(self) -> None:
-        """Ask the engine to quit, then end the process if it lingers."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ExternalEngineError):
-                self.send("quit")
-            try:
-                self.process.wait(timeout=2.0)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+    def close(self, grace: float = 0.5) -> None:
+        """Ask the engine to quit, give it `grace` seconds, then kill its process group (never longer)."""
+        self.process.close("quit", grace)
 
 
 class DxpEngine:

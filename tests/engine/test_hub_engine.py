@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from engine.external import ExternalEngineError, FallbackOpponent, HubEngine
 from engine.hub_protocol import parse_message
 from engine.notation import hub_line, parse_hub_move, position_string
+from engine.process import LineQueue
 from rules import Board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,7 +117,7 @@ def test_hub_session_in_subprocess() -> None:
 
 
 def test_hub_engine_client_and_fallback_when_it_is_killed() -> None:
-    engine = HubEngine(HUB_COMMAND, grace=10.0)
+    engine = HubEngine(HUB_COMMAND, margin=10.0)
     assert engine.name == "draughts-board"
     opponent = FallbackOpponent(engine, "international", level=1)
     board = Board("international")
@@ -126,7 +128,7 @@ def test_hub_engine_client_and_fallback_when_it_is_killed() -> None:
         board.push(next(iter(board.legal_moves)))
     assert not opponent.using_fallback
     os.kill(engine.process.pid, signal.SIGKILL)
-    engine.process.wait(timeout=10)
+    engine.process.exit_code(wait=10)
     move = opponent.play(board, 0.1)
     assert move in board.legal_moves
     assert opponent.using_fallback
@@ -194,9 +196,142 @@ def test_hub_client_sends_the_recent_moves_for_the_draw_rules() -> None:
         board.push(board.parse_move(text))
     args = hub_line(board)
     assert args == {"pos": position_string(Board("english", "W:WK1:BK3,12")), "moves": "1-6 3-7 6-1 7-3"}
-    engine = HubEngine(HUB_COMMAND, variant="english", grace=10.0)
+    engine = HubEngine(HUB_COMMAND, variant="english", margin=10.0)
     try:
         assert board.move_text(engine.play(board, 0.5)) == "1-6"
         assert board.move_text(engine.play(Board("english", board.fen()), 0.5)) == "1-5"   # no history
     finally:
         engine.close()
+
+
+# --- misbehaving engines (issue 22): each one fails within its deadline, and leaves no process behind ---
+
+
+def _fallback_move(engine: HubEngine, move_time: float = 0.2) -> tuple[FallbackOpponent, float]:
+    """The move the FallbackOpponent plays with `engine` at the start position, and how long it took."""
+    opponent = FallbackOpponent(engine, "international", level=1)
+    board = Board("international")
+    started = time.monotonic()
+    move = opponent.play(board, move_time)
+    assert move in board.legal_moves
+    return opponent, time.monotonic() - started
+
+
+@pytest.mark.parametrize("mode", ["chatty", "flood"])
+def test_an_engine_that_talks_but_never_answers_is_replaced_at_the_deadline(fake_hub, mode: str) -> None:
+    """The deadline counts from `go`, whatever the engine prints meanwhile (it restarted with every line)."""
+    fake = fake_hub(mode)
+    engine = HubEngine(fake.argv, margin=0.5)
+    opponent, took = _fallback_move(engine, 0.2)
+    assert opponent.using_fallback and took >= 0.7
+    assert f"hub engine '{mode}' did not answer 'go think' within 0.7 s" in (opponent.error or "")
+    assert len(engine.process.lines) == 0
+    fake.assert_gone()
+
+
+def test_info_lines_coalesce_so_a_flood_before_the_move_costs_nothing(fake_hub) -> None:
+    fake = fake_hub("flood-then-move")
+    with HubEngine(fake.argv, margin=30.0) as engine:
+        opponent, _took = _fallback_move(engine)
+        assert not opponent.using_fallback, opponent.error
+    fake.assert_gone()
+
+
+def test_the_line_queue_is_bounded_and_keeps_only_the_newest_info() -> None:
+    lines = LineQueue(capacity=3)
+    for depth in range(100_000):
+        assert lines.put(f"info depth={depth}", coalesce=True)
+    assert lines.put("done move=32-28")
+    assert lines.put("info depth=7", coalesce=True)  # joins the waiting info line
+    assert len(lines) == 2
+    assert [lines.get(0), lines.get(0)] == ["info depth=7", "done move=32-28"]
+    for n in range(3):
+        lines.put(f"line {n}")
+    blocked = threading.Thread(target=lines.put, args=("line 3",))
+    blocked.start()   # a full queue makes the reader wait (and so the engine), it does not grow
+    blocked.join(0.2)
+    assert blocked.is_alive() and len(lines) == 3
+    lines.close()
+    blocked.join(5)
+    assert not blocked.is_alive() and lines.get(0) is None
+
+
+@pytest.mark.parametrize("mode", ["chatty-start", "mute-start"])
+def test_an_engine_that_never_finishes_the_handshake_is_killed_every_time(fake_hub, mode: str) -> None:
+    fake = fake_hub(mode)
+    for _ in range(3):
+        with pytest.raises(ExternalEngineError, match=f"did not answer 'hub' within 0.4 s .*{mode}"):
+            HubEngine(fake.argv, handshake_timeout=0.4)
+    assert len(fake.groups()) == 3
+    fake.assert_gone()
+
+
+def test_apostrophes_in_engine_lines_are_ordinary_text(fake_hub) -> None:
+    fake = fake_hub("apostrophes")
+    with HubEngine(fake.argv) as engine:
+        assert engine.name == "Ed's-engine"
+        opponent, _took = _fallback_move(engine)
+        assert not opponent.using_fallback, opponent.error
+    fake.assert_gone()
+
+
+def test_a_line_that_is_not_hub_protocol_is_an_engine_failure(fake_hub) -> None:
+    fake = fake_hub("unparsable")
+    opponent, _took = _fallback_move(HubEngine(fake.argv))
+    assert opponent.using_fallback and "not Hub protocol" in (opponent.error or "")
+    assert "never closed" in (opponent.error or "")
+    fake.assert_gone()
+
+
+def test_bytes_that_are_not_utf8_are_replaced_and_the_engine_plays_on(fake_hub) -> None:
+    fake = fake_hub("non-utf8")
+    with HubEngine(fake.argv) as engine:
+        assert engine.name == "caf\ufffd\ufffd"
+        opponent, _took = _fallback_move(engine)
+        assert not opponent.using_fallback, opponent.error
+    fake.assert_gone()
+
+
+def test_a_line_over_the_cap_is_skipped_and_counted(fake_hub) -> None:
+    fake = fake_hub("long-line")
+    with HubEngine(fake.argv) as engine:
+        opponent, _took = _fallback_move(engine)
+        assert not opponent.using_fallback, opponent.error
+        assert engine.skipped_lines == 1
+    fake.assert_gone()
+
+
+def test_a_helper_that_keeps_the_output_open_neither_blocks_the_fallback_nor_survives(fake_hub) -> None:
+    fake = fake_hub("helper")
+    opponent, _took = _fallback_move(HubEngine(fake.argv, margin=30.0))
+    assert opponent.using_fallback
+    assert "exited with code 1 while answering 'go think'" in (opponent.error or "")
+    fake.assert_gone()
+
+
+def test_an_engine_behind_a_shell_wrapper_is_killed_with_its_wrapper(fake_hub) -> None:
+    fake = fake_hub("chatty")
+    engine = HubEngine(["sh", "-c", f"{fake.command}; echo wrapper done"], margin=0.3)
+    opponent, _took = _fallback_move(engine, 0.1)
+    assert opponent.using_fallback and "within 0.4 s" in (opponent.error or "")
+    fake.assert_gone()
+    assert engine.process.exit_code() == -signal.SIGKILL
+
+
+def test_a_crash_reports_the_command_and_the_last_20_lines_of_stderr(fake_hub) -> None:
+    fake = fake_hub("crash")
+    opponent, _took = _fallback_move(HubEngine(fake.argv))
+    error = opponent.error or ""
+    assert "hub engine 'crash' exited with code 1" in error and f"command: {fake.command}" in error
+    assert "Traceback line 29: something broke" in error and "Traceback line 10:" in error
+    assert "Traceback line 9:" not in error
+    fake.assert_gone()
+
+
+def test_an_engine_that_ignores_quit_is_killed_on_close(fake_hub) -> None:
+    fake = fake_hub("ignore-quit")
+    engine = HubEngine(fake.argv)
+    opponent, _took = _fallback_move(engine)
+    assert not opponent.using_fallback
+    engine.close(grace=0.2)
+    fake.assert_gone()
