@@ -38,7 +38,14 @@ from . import events as ev
 from .config import Config
 from .journal import Journal
 from .machine import Controller
-from .opponents import ExternalOpponent, Opponent, WorkerOpponent, ask
+from .opponents import (
+    EXTERNAL_OPPONENTS,
+    ExternalOpponent,
+    Opponent,
+    WorkerOpponent,
+    external_for,
+    think_in_background,
+)
 from .settings import EngineJob, GameSettings
 
 log = logging.getLogger(__name__)
@@ -403,18 +410,19 @@ class Session:
             return
         self._search_token = job.token
         opponent: Any = self._opponent
-        if opponent is None and self.controller.settings.opponent == "external":
-            if self._external is None or self._external.variant != job.board.variant.id:
-                self._external = ExternalOpponent(self.config, job.board.variant.id, self._builtin)
+        kind = self.controller.settings.opponent
+        if opponent is None and kind in EXTERNAL_OPPONENTS:
+            self._external = external_for(kind, self.config, job.board.variant.id, self._builtin,
+                                          self._external)
             opponent = self._external
         elif opponent is None:
             opponent = self._builtin()
 
-        def think() -> None:
-            move, note = ask(opponent, job.board, job.level, job.seconds)
-            loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
+        def deliver(move: Move | None, note: str | None) -> None:
+            with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
+                loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
 
-        loop.run_in_executor(None, think)
+        think_in_background(opponent, job.board, job.level, job.seconds, deliver)
 
     def _builtin(self) -> WorkerOpponent:
         """The built-in engine's worker process (started on first use; thread-safe)."""

@@ -87,10 +87,11 @@ class HubEngine:
         """Kill the group and describe the failure with the command and the engine's last stderr lines."""
         self.process.kill()
         tail = self.process.stderr_tail()
-        where = f"command: {self.command_text}"
+        where = [] if self.name == self.command_text else [f"command: {self.command_text}"]
         if tail:
-            where += "; its last words on stderr: " + " | ".join(tail)
-        return ExternalEngineError(f"hub engine {self.name!r} {what} ({where})")
+            where.append("its last words on stderr: " + " | ".join(tail))
+        said = f" ({'; '.join(where)})" if where else ""
+        return ExternalEngineError(f"hub engine {self.name!r} {what}{said}")
 
     def _gone(self, doing: str) -> ExternalEngineError:
         if self.process.lines_closed:

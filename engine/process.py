@@ -207,10 +207,15 @@ class EngineProcess:
             with contextlib.suppress(OSError):
                 stream.close()
 
-    def send(self, line: str, deadline: float) -> None:
-        """Write one line before `deadline` (time.monotonic); EngineGone if it cannot be written."""
+    def send(self, line: str, deadline: float, wait_turn: bool = True) -> None:
+        """Write one line before `deadline` (time.monotonic); EngineGone if it cannot be written.
+
+        Without `wait_turn`, give up at once (EngineGone) while another thread is writing.
+        """
         data = (line + "\n").encode("utf-8", "replace")
-        with self._write_lock:
+        if not self._write_lock.acquire(blocking=wait_turn):
+            raise EngineGone("busy writing")
+        try:
             stdin = self.process.stdin
             if self._closed or stdin is None or stdin.closed:
                 raise EngineGone("closed")
@@ -229,6 +234,8 @@ class EngineProcess:
                 except OSError as exc:
                     raise EngineGone(f"its input is closed ({exc.strerror})") from None
                 data = data[written:]
+        finally:
+            self._write_lock.release()
 
     def receive(self, deadline: float) -> str:
         """The next line before `deadline`; EngineTimeout when it passes, EngineGone when output ends."""
@@ -279,6 +286,6 @@ class EngineProcess:
         """Send `quit_line`, give the engine `grace` seconds to exit, then kill the group whatever it did."""
         if quit_line is not None and not self._closed and self.process.poll() is None:
             with contextlib.suppress(ExternalEngineError):
-                self.send(quit_line, time.monotonic() + min(grace, 0.2))
+                self.send(quit_line, time.monotonic() + min(grace, 0.2), wait_turn=False)
                 self.exit_code(wait=grace)
         self.kill()

@@ -47,6 +47,11 @@ class FakeHub:
     def command(self) -> str:
         return shlex.join(self.argv)
 
+    @property
+    def asked(self) -> Path:
+        """The file the engine writes to when it is asked for a move (`go`)."""
+        return Path(f"{self.pidfile}.go")
+
     def groups(self) -> set[int]:
         """The process groups of every start of this engine so far (each in its own group)."""
         if not self.pidfile.exists():

@@ -133,3 +133,31 @@ def test_play_at_a_terminal_tells_how_to_make_the_computers_move() -> None:
     assert "Type a move (like 9-13) or a command; `help` lists them, `quit` stops." in out.stdout
     assert "move 1: 9-13 (black)" in out.stdout
     assert "or `computer` to make the computer's move on the board)" in out.stdout
+
+
+def test_sigterm_stops_play_at_once_while_an_engine_is_wedged(tmp_path: Path, fake_hub) -> None:
+    """An engine that prints `info` for ever and ignores everything: SIGTERM still ends `dboard play` within
+    2 s (it ran on until SIGKILL), and the engine's whole process group goes with it."""
+    fake = fake_hub("chatty")
+    script = tmp_path / "lines.txt"
+    script.write_text("show\n", encoding="utf-8")
+    command = [sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english", "--opponent",
+               "external", "--external-engine", fake.command, "--human-color", "white",
+               "--engine-time", "600", "--no-web", "--no-journal", "--script", str(script)]
+    service = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not fake.asked.exists() and time.monotonic() < deadline:   # the engine is thinking
+            time.sleep(0.02)
+        assert fake.asked.exists(), service.stderr
+        stopped = time.monotonic()
+        service.terminate()
+        _out, err = service.communicate(timeout=2.0)
+        took = time.monotonic() - stopped
+    finally:
+        service.kill()
+        service.wait()
+    assert service.returncode == 0 and "Traceback" not in err, err
+    assert took < 2.0
+    fake.assert_gone()

@@ -4,7 +4,8 @@
 
 It speaks enough Hub to be started and, unless MODE says otherwise, answers `go` with the first legal move
 of the position it was sent. It appends "pid pgid" to PIDFILE at start so a test can check that the whole
-process group is gone afterwards. Modes (the issue 22 item each reproduces):
+process group is gone afterwards, and its pid to PIDFILE.go on each `go`. Modes (and the issue 22 item
+each reproduces):
 
     good            behaves
     chatty          answers `go` with an `info` line every 20 ms, never `done` (item 1)
@@ -86,6 +87,9 @@ def main() -> int:
         elif msg.command == "pos":
             pos, moves = msg.get("pos"), msg.get("moves") or ""
         elif msg.command == "go":
+            if len(sys.argv) > 2:
+                with open(sys.argv[2] + ".go", "a", encoding="ascii") as f:
+                    f.write(f"{os.getpid()}\n")
             if MODE == "chatty":
                 forever(b"info depth=1 score=0.00", 0.02)
             elif MODE == "flood":

@@ -260,7 +260,7 @@ def test_the_line_queue_is_bounded_and_keeps_only_the_newest_info() -> None:
 def test_an_engine_that_never_finishes_the_handshake_is_killed_every_time(fake_hub, mode: str) -> None:
     fake = fake_hub(mode)
     for _ in range(3):
-        with pytest.raises(ExternalEngineError, match=f"did not answer 'hub' within 0.4 s .*{mode}"):
+        with pytest.raises(ExternalEngineError, match=f"{mode}.* did not answer 'hub' within 0.4 s"):
             HubEngine(fake.argv, handshake_timeout=0.4)
     assert len(fake.groups()) == 3
     fake.assert_gone()

@@ -1,0 +1,151 @@
+"""External engines through the real Session the web panel uses: misbehaving Hub engines (tests/engine/
+fake_hub.py, real subprocesses) are replaced within their deadline, with a message, and leave no process."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from rig import next_event, until
+
+from controller import commands as cmd
+from controller import events as ev
+from controller.config import Config
+from controller.session import Session
+from firmware_bridge.simulated import SimulatedBoard
+from rules import Board
+
+WAIT = 40.0   # seconds: the bound on an answer these tests wait for
+GO, HANDSHAKE = 0.7, 0.5   # short deadlines for engines that never answer: move time + margin, a start step
+SHORT = {"chatty": {"external_margin": 0.4}, "flood": {"external_margin": 0.4},
+         "chatty-start": {"external_handshake": HANDSHAKE}, "mute-start": {"external_handshake": HANDSHAKE}}
+"""Only engines that never answer get short deadlines: the others may start slowly on a busy machine."""
+
+
+def _config(command: str, mode: str = "", **changes: object) -> Config:
+    settings = {"engine_time": 0.3, **SHORT.get(mode, {}), **changes}
+    return Config(variant="english", human_color="white", opponent="external", external_engine=command,
+                  **settings)  # type: ignore[arg-type]
+
+
+async def _computer_move(session: Session, board: SimulatedBoard) -> tuple[str, list[ev.Message], float]:
+    """Set up the board (Black, the computer, moves first in English) and wait for the computer's move:
+    the move, the messages said meanwhile and the seconds it took."""
+    events = session.subscribe()
+    started = time.monotonic()
+    board.set_occupancy(session.controller.exp.base)
+    messages: list[ev.Message] = []
+
+    def moved(event: ev.Event) -> bool:
+        if isinstance(event, ev.Message):
+            messages.append(event)
+        return isinstance(event, ev.StateChanged) and bool(event.state["engine"]["move"])
+
+    event = await next_event(events, moved, timeout=WAIT)
+    return event.state["engine"]["move"], messages, time.monotonic() - started
+
+
+def _play_first_move(config: Config) -> tuple[str, list[ev.Message], float]:
+    async def main() -> tuple[str, list[ev.Message], float]:
+        board = SimulatedBoard(8, 8)
+        async with Session(config, board, board, None) as session:
+            return await _computer_move(session, board)
+
+    return asyncio.run(main())
+
+
+def _legal_first_move(text: str) -> bool:
+    board = Board("english")
+    return any(board.move_text(m) == text for m in board.legal_moves)
+
+
+def _failure(messages: list[ev.Message]) -> str:
+    [note] = [m.text for m in messages if "external engine failed" in m.text]
+    assert note.startswith("The external engine failed: hub engine ")
+    assert note.endswith(". The built-in engine plays on.")
+    return note
+
+
+@pytest.mark.parametrize(("mode", "deadline", "reason"), [
+    ("chatty", GO, f"did not answer 'go think' within {GO:g} s"),
+    ("flood", GO, f"did not answer 'go think' within {GO:g} s"),
+    ("chatty-start", HANDSHAKE, f"did not answer 'hub' within {HANDSHAKE:g} s"),
+    ("mute-start", HANDSHAKE, f"did not answer 'hub' within {HANDSHAKE:g} s"),
+    ("unparsable", 0.0, "sent a line that is not Hub protocol ('go think')"),
+    ("helper", 0.0, "exited with code 1 while answering 'go think'"),
+    ("crash", 0.0, "exited with code 1 while answering 'go think'"),
+])
+def test_a_misbehaving_engine_is_replaced_within_its_deadline(fake_hub, mode: str, deadline: float,
+                                                              reason: str) -> None:
+    fake = fake_hub(mode)
+    move, messages, took = _play_first_move(_config(fake.command, mode))
+    assert _legal_first_move(move)
+    note = _failure(messages)
+    assert reason in note and fake.command in note
+    assert took >= deadline
+    fake.assert_gone()
+
+
+def test_an_engine_behind_a_shell_wrapper_goes_with_its_wrapper(fake_hub) -> None:
+    fake = fake_hub("chatty")
+    move, messages, took = _play_first_move(_config(f"sh -c '{fake.command}; echo wrapper done'", "chatty"))
+    assert _legal_first_move(move) and took >= GO
+    assert f"did not answer 'go think' within {GO:g} s" in _failure(messages)
+    fake.assert_gone()
+
+
+def test_the_crash_message_quotes_the_engines_last_stderr_lines(fake_hub) -> None:
+    fake = fake_hub("crash")
+    _move, messages, _took = _play_first_move(_config(fake.command))
+    note = _failure(messages)
+    assert "Traceback line 29: something broke" in note and "Traceback line 9:" not in note
+
+
+def test_an_engine_with_apostrophes_in_its_lines_plays(fake_hub) -> None:
+    """`id name=Ed's-engine` froze the game: the computer never moved (issue 22, item 2)."""
+    fake = fake_hub("apostrophes")
+    move, messages, _took = _play_first_move(_config(fake.command))
+    assert _legal_first_move(move)
+    assert not [m for m in messages if "failed" in m.text], messages
+    fake.assert_gone()
+
+
+def test_every_new_game_against_a_wedged_engine_leaves_no_process(fake_hub) -> None:
+    fake = fake_hub("mute-start")
+
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        async with Session(_config(fake.command, "mute-start"), board, board, None) as session:
+            for game in range(3):
+                if game:
+                    board.set_occupancy(set())
+                    await session.send(cmd.NewGame("english", "white", "external", 3))
+                    await session.idle()
+                move, messages, _took = await _computer_move(session, board)
+                assert _legal_first_move(move) and "did not answer 'hub'" in _failure(messages)
+        assert len(fake.groups()) == 3
+
+    asyncio.run(main())
+    fake.assert_gone()
+
+
+@pytest.mark.parametrize("mode", ["chatty", "chatty-start", "ignore-quit"])
+def test_closing_the_session_never_waits_for_a_thinking_engine(fake_hub, tmp_path: Path, mode: str) -> None:
+    """The session's close waited for a lock the thinking thread held: SIGTERM left `dboard play` running."""
+    fake = fake_hub(mode)
+    config = _config(fake.command, engine_time=600.0, external_handshake=600.0)
+
+    async def main() -> None:
+        board = SimulatedBoard(8, 8)
+        session = Session(config, board, board, tmp_path)
+        await session.start()
+        board.set_occupancy(session.controller.exp.base)
+        await until("the engine to start", lambda: bool(fake.groups()), timeout=WAIT)
+        if mode != "chatty-start":
+            await until("the engine to be asked for a move", lambda: fake.asked.exists(), timeout=WAIT)
+        await asyncio.wait_for(session.stop(), timeout=2.0)
+
+    asyncio.run(main())
+    fake.assert_gone()
