@@ -4,6 +4,7 @@ fake_hub.py, real subprocesses) are replaced within their deadline, with a messa
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from rig import next_event, until
 from controller import commands as cmd
 from controller import events as ev
 from controller.config import Config
+from controller.opponents import WorkerOpponent, ask
 from controller.session import Session
 from firmware_bridge.simulated import SimulatedBoard
 from rules import Board
@@ -149,3 +151,23 @@ def test_closing_the_session_never_waits_for_a_thinking_engine(fake_hub, tmp_pat
 
     asyncio.run(main())
     fake.assert_gone()
+
+
+def test_a_cancelled_builtin_search_is_not_reported_as_a_failure(caplog: pytest.LogCaptureFixture) -> None:
+    """A newer search cancels one the worker has not even begun: its thread gets no move and no note, and
+    nothing is logged as a failure with a traceback (it was, as "the engine found no move"; item 9)."""
+    opponent = WorkerOpponent(Config(variant="english", engine_time=5.0))
+    board = Board("english")
+    first: list[tuple[object, object]] = []
+    try:
+        thread = threading.Thread(target=lambda: first.append(ask(opponent, board, 10, 5.0)))
+        thread.start()
+        while not opponent.worker.searching:   # the first search is queued (the worker is still starting)
+            time.sleep(0.001)
+        move, note = ask(opponent, board, 1, 0.1)
+        thread.join(WAIT)
+    finally:
+        opponent.close()
+    assert move in board.legal_moves and note is None
+    assert first == [(None, None)]
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
