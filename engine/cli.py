@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from engine.core import Engine
 from engine.limits import Progress, SearchLimits, format_score
@@ -49,9 +48,9 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _hub(args: argparse.Namespace) -> int:
-    from engine.hub import HubServer
+    from engine.hub import main
 
-    return HubServer(sys.stdin, sys.stdout, args.variant, args.level).run()
+    return main(args.variant, args.level)
 
 
 def _dxp(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from firmware_bridge.simulated import SimulatedBoard
 from rules import Board
 
 WAIT = 40.0   # seconds: the bound on an answer these tests wait for
-GO, HANDSHAKE = 0.7, 0.5   # short deadlines for engines that never answer: move time + margin, a start step
+GO, HANDSHAKE = 0.7, 1.0   # short deadlines for engines that never answer: move time + margin, a start step
 SHORT = {"chatty": {"external_margin": 0.4}, "flood": {"external_margin": 0.4},
          "chatty-start": {"external_handshake": HANDSHAKE}, "mute-start": {"external_handshake": HANDSHAKE}}
 """Only engines that never answer get short deadlines: the others may start slowly on a busy machine."""

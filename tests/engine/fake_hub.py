@@ -29,6 +29,10 @@ import signal
 import sys
 import time
 
+if len(sys.argv) > 2:   # first of all, so that even an engine killed while importing is accounted for
+    with open(sys.argv[2], "a", encoding="ascii") as f:
+        f.write(f"{os.getpid()} {os.getpgrp()}\n")
+
 from engine.hub_protocol import parse_message
 from engine.notation import board_from_position, hub_move_text, parse_hub_move
 from rules import get_variant
@@ -62,9 +66,6 @@ def legal_move(variant: str, pos: str | None, moves: str) -> str:
 
 
 def main() -> int:
-    if len(sys.argv) > 2:
-        with open(sys.argv[2], "a", encoding="ascii") as f:
-            f.write(f"{os.getpid()} {os.getpgrp()}\n")
     if MODE == "ignore-quit":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     variant, pos, moves = "international", None, ""

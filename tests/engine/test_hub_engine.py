@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
@@ -26,12 +27,13 @@ HUB_COMMAND = [sys.executable, "-m", "controller.cli", "-q", "hub"]
 class HubProcess:
     """Test-side driver of a hub engine process with a reader thread and timeouts."""
 
-    def __init__(self, *extra: str) -> None:
+    def __init__(self, *extra: str, stderr: int | None = None) -> None:
         self.proc = subprocess.Popen(
             [*HUB_COMMAND, *extra],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            stderr=stderr,
             text=True,
             bufsize=1,
         )
@@ -48,12 +50,19 @@ class HubProcess:
             self.proc.wait()
 
     def _read(self) -> None:
-        for line in self.proc.stdout:  # type: ignore[union-attr]
-            self.lines.put(line.strip())
+        with contextlib.suppress(ValueError, OSError):   # a test may close the pipe under us
+            for line in self.proc.stdout:  # type: ignore[union-attr]
+                self.lines.put(line.strip())
 
-    def send(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")  # type: ignore[union-attr]
-        self.proc.stdin.flush()  # type: ignore[union-attr]
+    def send(self, line: str | bytes) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        if isinstance(line, bytes):
+            stdin.buffer.write(line + b"\n")
+            stdin.buffer.flush()
+        else:
+            stdin.write(line + "\n")
+            stdin.flush()
 
     def until(self, command: str, timeout: float = 30.0) -> list:
         seen = []
@@ -114,6 +123,54 @@ def test_hub_session_in_subprocess() -> None:
         assert hub.until("error")[-1].get("message").endswith("needs 50")
         hub.send("quit")
         assert hub.proc.wait(timeout=10) == 0
+
+
+def test_hub_errors_are_lines_its_own_parser_reads() -> None:
+    """Replies to bad input are Hub lines (`"` inside an error made them unreadable), one per bad line."""
+    with HubProcess() as hub:
+        hub.send('pos pos="W')
+        assert "never closed" in hub.until("error")[-1].get("message")
+        hub.send(b"\xff\xfe\x00 x=1")
+        assert "unknown command" in hub.until("error")[-1].get("message")
+        hub.send("info " + "x" * 100_000)
+        assert hub.until("error")[-1].get("message") == "line longer than 65536 bytes skipped"
+        hub.send("ping")
+        hub.until("pong")
+
+
+BAD_LINES = [
+    ("level move-time=nan", "level: move-time must be a number of seconds above 0, got 'nan'"),
+    ("level time=-5", "level: time must be a number of seconds above 0, got '-5'"),
+    ("level time=60 inc=-1", "level: inc must be a number of seconds of 0 or more, got '-1'"),
+    ("level depth=0", "level: depth must be an integer above 0, got '0'"),
+    ("level nodes=many", "level: nodes must be an integer above 0, got 'many'"),
+    ("level", "level: expected infinite, depth, nodes, move-time or time"),
+    ("pos pos=Ww" + "e" * 48 + "b", "a white man on square 1, where it would"),
+    ("pos pos=W" + "e" * 50, "the position is an empty board"),
+    ("pos pos=W" + "w" * 50, "the position has 50 white pieces; the game starts with 20"),
+]
+
+
+def test_hub_refuses_bad_levels_and_impossible_positions() -> None:
+    """`level move-time=nan` searched for ever, `time=-5` and impossible positions were accepted."""
+    with HubProcess() as hub:
+        for line, message in BAD_LINES:
+            hub.send(line)
+            assert message in hub.until("error")[-1].get("message"), line
+        hub.send("quit")
+        assert hub.proc.wait(timeout=10) == 0
+
+
+def test_hub_exits_quietly_when_the_gui_goes_away_mid_search() -> None:
+    """The GUI closes the pipes while the engine searches: no traceback (there were several), exit code 0."""
+    with HubProcess(stderr=subprocess.PIPE) as hub:
+        hub.send("level move-time=5")
+        hub.send("go think")
+        hub.until("info")
+        hub.proc.stdout.close()  # type: ignore[union-attr]
+        hub.proc.stdin.close()  # type: ignore[union-attr]
+        assert hub.proc.wait(timeout=20) == 0
+        assert hub.proc.stderr.read() == ""  # type: ignore[union-attr]
 
 
 def test_hub_engine_client_and_fallback_when_it_is_killed() -> None:
@@ -260,8 +317,8 @@ def test_the_line_queue_is_bounded_and_keeps_only_the_newest_info() -> None:
 def test_an_engine_that_never_finishes_the_handshake_is_killed_every_time(fake_hub, mode: str) -> None:
     fake = fake_hub(mode)
     for _ in range(3):
-        with pytest.raises(ExternalEngineError, match=f"{mode}.* did not answer 'hub' within 0.4 s"):
-            HubEngine(fake.argv, handshake_timeout=0.4)
+        with pytest.raises(ExternalEngineError, match=f"{mode}.* did not answer 'hub' within 1 s"):
+            HubEngine(fake.argv, handshake_timeout=1.0)
     assert len(fake.groups()) == 3
     fake.assert_gone()
 
