@@ -1,4 +1,4 @@
-"""External engines as opponents: a Hub engine process or a DXP peer, with timeouts and built-in fallback.
+"""External engines as opponents: a Hub engine process or a DXP peer, with deadlines and built-in fallback.
 
 Any failure (process died, connection lost, timeout, illegal move) raises `ExternalEngineError` with the
 reason; `FallbackOpponent` catches it, keeps the message and lets the built-in engine play on.
@@ -18,6 +18,7 @@ from engine.dxp import ENGINE_NAME, dxp_position, move_from_message, move_messag
 from engine.dxp_protocol import (
     BackAcc,
     BackReq,
+    Chat,
     DxpConnection,
     DxpError,
     DxpMessage,
@@ -174,22 +175,27 @@ class HubEngine:
 
 
 class DxpEngine:
-    """A DXP peer (a follower listening on host:port) playing one game against us."""
+    """A DXP peer (a follower listening on host:port, e.g. Scan or Moby Dam) playing one game against us.
 
-    def __init__(self, host: str, port: int, timeout: float = 10.0, grace: float = 5.0) -> None:
-        self.host, self.port, self.grace = host, port, grace
-        try:
-            sock = socket.create_connection((host, port), timeout=timeout)
-        except OSError as exc:
-            raise ExternalEngineError(f"cannot connect to DXP engine at {host}:{port}: {exc}") from None
-        self.conn = DxpConnection(sock, timeout)
-        self.timeout = timeout
+    The connection and each answer to a request (GAMEREQ, BACKREQ) have `handshake_timeout` seconds, each
+    move its move time plus `margin`, counted from when it is asked for. `connect=False` leaves connecting
+    to `connect()` (so another thread can `close()` the engine meanwhile).
+    """
+
+    def __init__(self, host: str, port: int, handshake_timeout: float = 30.0, margin: float = 5.0,
+                 connect: bool = True) -> None:
+        self.host, self.port = host, port
+        self.handshake_timeout, self.margin = handshake_timeout, margin
         self.name = f"{host}:{port}"
+        self.conn: DxpConnection | None = None
         self.synced: list[Move] = []
         self.start: Board | None = None
+        self._closed = False
+        if connect:
+            self.connect()
 
     def __repr__(self) -> str:
-        return f"DxpEngine({self.name!r})"
+        return f"DxpEngine({self.name!r}, closed={self._closed})"
 
     def __enter__(self) -> DxpEngine:
         return self
@@ -197,35 +203,59 @@ class DxpEngine:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _receive(self, timeout: float, doing: str) -> DxpMessage:
-        self.conn.sock.settimeout(timeout)
+    def _error(self, what: str) -> ExternalEngineError:
+        return ExternalEngineError(f"DXP engine {self.name} {what}")
+
+    def connect(self) -> None:
+        """Open the TCP connection (within the handshake time)."""
         try:
-            return self.conn.receive()
-        except TimeoutError:
-            raise ExternalEngineError(
-                f"DXP engine {self.name} did not answer {doing} within {timeout:.1f}s"
-            ) from None
-        except (ConnectionError, OSError) as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} disconnected while {doing}: {exc}") from None
-        except DxpError as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} broke the protocol: {exc}") from None
+            sock = socket.create_connection((self.host, self.port), timeout=self.handshake_timeout)
+        except OSError as exc:
+            where = f"{self.host}:{self.port}"
+            raise ExternalEngineError(f"cannot connect to DXP engine at {where}: {exc}") from None
+        self.conn = DxpConnection(sock, send_timeout=self.handshake_timeout)
+        if self._closed:   # closed while connecting
+            self.conn.close()
+            raise self._error("was closed")
+
+    def _receive(self, deadline: float, doing: str, timeout: float) -> DxpMessage:
+        """The next record other than chat before `deadline`."""
+        assert self.conn is not None
+        while True:
+            try:
+                msg = self.conn.receive(deadline)
+            except TimeoutError:
+                raise self._error(f"did not answer {doing} within {timeout:g} s") from None
+            except DxpError as exc:
+                raise self._error(f"broke the protocol: {exc}") from None
+            except OSError as exc:
+                what = "was closed" if self._closed else f"disconnected while {doing}: {exc}"
+                raise self._error(what) from None
+            if not isinstance(msg, Chat):
+                return msg
+            logger.info("DXP engine %s says: %s", self.name, msg.text)
 
     def _send(self, msg: DxpMessage, doing: str) -> None:
+        if self.conn is None:
+            raise self._error("is not connected")
         try:
             self.conn.send(msg)
         except OSError as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} disconnected while {doing}: {exc}") from None
+            raise self._error(f"disconnected while {doing}: {exc}") from None
+
+    def _ask(self, msg: DxpMessage, doing: str) -> DxpMessage:
+        self._send(msg, doing)
+        return self._receive(time.monotonic() + self.handshake_timeout, doing, self.handshake_timeout)
 
     def start_game(self, board: Board, engine_color: Color) -> None:
         """Request a game from `board`'s position with the peer playing `engine_color`."""
+        if self.conn is None:
+            self.connect()
         side, squares = dxp_position(board)
-        self._send(
-            GameReq(ENGINE_NAME, "W" if engine_color == Color.WHITE else "Z", 0, 0, side, squares),
-            "requesting a game",
-        )
-        answer = self._receive(self.timeout, "GAMEREQ")
+        follower = "W" if engine_color == Color.WHITE else "Z"
+        answer = self._ask(GameReq(ENGINE_NAME, follower, 0, 0, side, squares), "GAMEREQ")
         if not isinstance(answer, GameAcc) or answer.code != 0:
-            raise ExternalEngineError(f"DXP engine {self.name} refused the game ({answer})")
+            raise self._error(f"refused the game ({answer})")
         self.name = answer.name or self.name
         self.start = board.copy()
         self.synced = []
@@ -242,10 +272,9 @@ class DxpEngine:
             for move in played[:common]:
                 replay.push(move)
             number = common // 2 + 1  # move number counted from the game's start position
-            self._send(BackReq(number, "W" if replay.turn == Color.WHITE else "Z"), "taking back")
-            answer = self._receive(self.timeout, "BACKREQ")
+            answer = self._ask(BackReq(number, "W" if replay.turn == Color.WHITE else "Z"), "BACKREQ")
             if not isinstance(answer, BackAcc) or answer.code != 0:
-                raise ExternalEngineError(f"DXP engine {self.name} refused the takeback ({answer})")
+                raise self._error(f"refused the takeback ({answer})")
             self.synced = self.synced[:common]
         replay = self.start.copy()
         for move in played[: len(self.synced)]:
@@ -255,28 +284,47 @@ class DxpEngine:
             replay.push(move)
             self.synced.append(move)
 
+    def _continues(self, board: Board) -> bool:
+        """Whether `board`'s game goes through the position this peer's game started from."""
+        start = self.start
+        if start is None or len(board.move_stack) < len(start.move_stack):
+            return False
+        root = board.copy()
+        for _ in range(len(board.move_stack) - len(start.move_stack)):
+            root.pop()
+        return root == start
+
     def play(self, board: Board, move_time: float = 1.0) -> Move:
-        """Send our moves since the last call, then wait for the peer's move."""
+        """Send our moves since the last call, then wait for the peer's move (move time plus margin)."""
+        if self.start is not None and not self._continues(board):   # taken back past the game's start
+            self._send(GameEnd(0, 0), "ending the game")
+            self.start = None
         if self.start is None:
             self.start_game(board.copy(), board.turn)
         self._sync(board)
-        msg = self._receive(move_time + self.grace + self.timeout, "thinking")
+        timeout = move_time + self.margin
+        msg = self._receive(time.monotonic() + timeout, "with a move", timeout)
         if isinstance(msg, GameEnd):
-            raise ExternalEngineError(f"DXP engine {self.name} ended the game (reason {msg.reason})")
+            raise self._error(f"ended the game (reason {msg.reason})")
         if not isinstance(msg, MoveMsg):
-            raise ExternalEngineError(f"DXP engine {self.name} sent {msg} where a move was expected")
+            raise self._error(f"sent {msg} where a move was expected")
         try:
             move = move_from_message(board, msg)
         except ProtocolMoveError as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} sent an illegal move: {exc}") from None
+            raise self._error(f"sent an illegal move: {exc}") from None
         self.synced.append(move)
         return move
 
     def close(self) -> None:
-        """End the game politely and close the socket."""
-        with contextlib.suppress(OSError):
-            self.conn.send(GameEnd(0, 1))
-        self.conn.close()
+        """End the game politely (if the peer takes it at once) and close the connection; a thread waiting
+        for the peer's answer wakes up with an error."""
+        self._closed = True
+        conn = self.conn
+        if conn is not None:
+            conn.send_timeout = 0.2
+            with contextlib.suppress(OSError):
+                conn.send(GameEnd(0, 1))
+            conn.close()
 
 
 class FallbackOpponent:
