@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from rules import Board, Move
 
-from .config import Config
+from .config import Config, host_port
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,30 @@ class ExternalOpponent:
         self._detach()
 
 
-EXTERNAL_OPPONENTS: dict[str, type[ExternalOpponent]] = {"external": ExternalOpponent}
+class DxpOpponent(ExternalOpponent):
+    """A DXP engine on the network (the config's ``dxp_engine`` HOST:PORT: Scan, Moby Dam, or ``dboard dxp
+    --listen``), which plays international draughts only; the built-in engine takes over as for a Hub engine.
+    """
+
+    kind = "dxp"
+    title = "DXP engine"
+
+    def _open(self) -> Any:
+        from engine.external import DxpEngine, ExternalEngineError
+
+        if self.variant != "international":
+            raise ExternalEngineError(f"DXP is played on the 10x10 board of international draughts, not "
+                                      f"{self.variant}")
+        if not self.config.dxp_engine.strip():
+            raise ExternalEngineError("no address is configured (config key dxp_engine)")
+        host, port = host_port(self.config.dxp_engine, "dxp_engine")
+        return DxpEngine(host, port, self.config.dxp_handshake, self.config.external_margin, connect=False)
+
+    def _begin(self, engine: Any) -> None:
+        engine.connect()   # the game is requested with the first move asked for, from that position
+
+
+EXTERNAL_OPPONENTS: dict[str, type[ExternalOpponent]] = {"external": ExternalOpponent, "dxp": DxpOpponent}
 """The opponent setting's values that name an external engine, and the class that plays it."""
 
 

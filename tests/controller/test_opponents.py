@@ -4,9 +4,13 @@ fake_hub.py, real subprocesses) are replaced within their deadline, with a messa
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rig import next_event, until
@@ -16,9 +20,11 @@ from controller import events as ev
 from controller.config import Config
 from controller.opponents import WorkerOpponent, ask
 from controller.session import Session
+from engine import Engine
 from firmware_bridge.simulated import SimulatedBoard
 from rules import Board
 
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 40.0   # seconds: the bound on an answer these tests wait for
 GO, HANDSHAKE = 0.7, 1.0   # short deadlines for engines that never answer: move time + margin, a start step
 SHORT = {"chatty": {"external_margin": 0.4}, "flood": {"external_margin": 0.4},
@@ -171,3 +177,119 @@ def test_a_cancelled_builtin_search_is_not_reported_as_a_failure(caplog: pytest.
     assert move in board.legal_moves and note is None
     assert first == [(None, None)]
     assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+# --- DXP engines as opponents (issue 22: "DXP engines as opponents on the board") -------------------------
+
+
+def _dxp_follower(*options: str) -> tuple[subprocess.Popen, int]:
+    """`dboard dxp --listen 0` (the project's own DXP engine) in a subprocess, and its port."""
+    command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--listen", "0", "--level", "1", "--time",
+               "0.02", *options]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()  # type: ignore[union-attr]
+    assert line.startswith("DXP listening on 127.0.0.1:"), line
+    return proc, int(line.rsplit(":", 1)[1])
+
+
+async def _make_move(session: Session, board: SimulatedBoard, shape: Any) -> None:
+    """Move the pieces of `shape` on the simulated board, as the person (or their hands for the computer)."""
+    board.lift(shape.origin)
+    for square in shape.captures:
+        board.lift(square)
+    board.place(shape.target)
+    await session.idle()
+
+
+def test_a_whole_game_on_the_board_against_a_dxp_engine(tmp_path: Path) -> None:
+    """The person (played here by the built-in engine) against `dboard dxp --listen` through DxpEngine: every
+    computer move comes from the DXP engine, made on the simulated board, until the game ends."""
+    proc, port = _dxp_follower()
+    config = Config(variant="international", human_color="white", opponent="dxp",
+                    dxp_engine=f"127.0.0.1:{port}", engine_time=0.1, external_margin=20.0)
+    me = Engine("international")
+
+    async def main() -> tuple[str, list[ev.Event]]:
+        board = SimulatedBoard(10, 10)
+        async with Session(config, board, board, tmp_path) as session:
+            events = session.subscribe()
+            ctl = session.controller
+            board.set_occupancy(ctl.exp.base)
+            await session.idle()
+            while ctl.state != "game_over":
+                assert len(ctl.records) < 400, "the game does not end"
+                if ctl.state == "player_to_move":
+                    move = me.choose_move(ctl.game.board, 10, time_limit=0.02)
+                    await _make_move(session, board, ctl.exp.shape_of(move))
+                else:
+                    await until("the DXP engine's move", lambda: ctl.computer_shape is not None
+                                or ctl.state == "game_over", timeout=WAIT)
+                    if ctl.computer_shape is not None:
+                        await _make_move(session, board, ctl.computer_shape)
+            said = []
+            while not events.empty():
+                said.append(events.get_nowait())
+            return ctl.pdn(), said
+
+    try:
+        pdn, said = asyncio.run(main())
+        assert proc.wait(timeout=WAIT) == 0   # the follower's one game ended when the session closed
+    finally:
+        proc.kill()
+        proc.wait()
+    assert '[Black "DXP engine"]' in pdn and '[Result "*"]' not in pdn
+    assert [e for e in said if isinstance(e, ev.GameOver)]
+    assert not [e.text for e in said if isinstance(e, ev.Message) and "failed" in e.text]
+
+
+def test_a_dxp_engine_that_cannot_be_reached_or_play_the_variant_is_replaced(tmp_path: Path) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    for variant, person, reason in [
+        ("international", "black", f"cannot connect to DXP engine at 127.0.0.1:{port}"),
+        ("english", "white", "DXP is played on the 10x10 board of international draughts"),
+    ]:   # the computer moves first
+        config = Config(variant=variant, human_color=person, opponent="dxp", dxp_engine=f"127.0.0.1:{port}",
+                        engine_time=0.1)
+
+        async def main(config: Config = config) -> tuple[str, list[ev.Message], float]:
+            size = 10 if config.variant == "international" else 8
+            board = SimulatedBoard(size, size)
+            async with Session(config, board, board, None) as session:
+                return await _computer_move(session, board)
+
+        move, messages, _took = asyncio.run(main())
+        assert move
+        [note] = [m.text for m in messages if "DXP engine failed" in m.text]
+        assert reason in note and note.endswith("The built-in engine plays on."), note
+
+
+def test_the_session_closes_at_once_while_a_dxp_engine_thinks(tmp_path: Path) -> None:
+    """A DXP engine that accepts the game and never moves: closing the session does not wait for it."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        accepted = threading.Event()
+
+        def follower() -> None:
+            conn, _ = server.accept()
+            with conn:
+                conn.recv(4096)
+                conn.sendall(b"A" + b"slowpoke".ljust(32) + b"0\0")
+                accepted.set()
+                while conn.recv(4096):
+                    pass
+
+        threading.Thread(target=follower, daemon=True).start()
+        config = Config(variant="international", human_color="black", opponent="dxp",
+                        dxp_engine=f"127.0.0.1:{port}", engine_time=600.0)
+
+        async def main() -> None:
+            board = SimulatedBoard(10, 10)
+            session = Session(config, board, board, tmp_path)
+            await session.start()
+            board.set_occupancy(session.controller.exp.base)
+            await until("the DXP engine to accept the game", accepted.is_set, timeout=WAIT)
+            await asyncio.wait_for(session.stop(), timeout=2.0)
+
+        asyncio.run(main())

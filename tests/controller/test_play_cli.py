@@ -161,3 +161,22 @@ def test_sigterm_stops_play_at_once_while_an_engine_is_wedged(tmp_path: Path, fa
     assert service.returncode == 0 and "Traceback" not in err, err
     assert took < 2.0
     fake.assert_gone()
+
+
+def test_play_against_a_dxp_engine(tmp_path: Path) -> None:
+    """`dboard play --opponent dxp --dxp-engine HOST:PORT`: the DXP engine (`dboard dxp --listen`) plays
+    White's moves, made on the simulated board by --auto-computer (through the script)."""
+    command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--listen", "0", "--level", "1",
+               "--time", "0.05"]
+    follower = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(follower.stdout.readline().rsplit(":", 1)[1])  # type: ignore[union-attr]
+        out = play(tmp_path, "19-23\n", "--variant", "international", "--human-color", "black", "--opponent",
+                   "dxp", "--dxp-engine", f"127.0.0.1:{port}", "--no-journal", "--no-web").stdout
+    finally:
+        follower.kill()
+        follower.wait()
+    moves = [line for line in out.splitlines() if line.startswith("move ")]
+    assert [move.split()[-1] for move in moves] == ["(white)", "(black)", "(white)"], out
+    assert moves[1] == "move 2: 19-23 (black)" and out.count("The computer (white) plays") == 2, out
+    assert "failed" not in out, out
