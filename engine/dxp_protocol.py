@@ -231,20 +231,14 @@ class RecordReader:
 
     def feed(self, chunk: bytes) -> None:
         """Add received bytes; DxpRecordTooLong once a record passes the limit (the stream is useless)."""
-        start = 0
-        while True:
-            end = chunk.find(NUL, start)
-            if end < 0:
-                break
-            self._partial += chunk[start:end]
-            self._check()
-            self.records.append(bytes(self._partial))
-            self._partial.clear()
-            start = end + 1
-        self._partial += chunk[start:]
-        self._check()
-
-    def _check(self) -> None:
+        if NUL not in chunk:
+            self._partial += chunk
+        else:   # the pending part (at most the limit) is copied once, when its record ends
+            parts = (bytes(self._partial) + chunk).split(NUL)
+            self._partial = bytearray(parts.pop())
+            if max(map(len, parts)) > self.limit:
+                raise DxpRecordTooLong(f"DXP record longer than {self.limit} bytes")
+            self.records.extend(parts)
         if len(self._partial) > self.limit:
             raise DxpRecordTooLong(f"DXP record longer than {self.limit} bytes (no NUL terminator)")
 
