@@ -55,7 +55,10 @@ class HubEngine:
         margin: float = 5.0,
         start: bool = True,
     ) -> None:
-        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:   # the configured command line, split as a shell would
+            raise ExternalEngineError(f"the hub engine command {command!r} cannot be split: {exc}") from None
         if not self.command:
             raise ExternalEngineError("the hub engine command is empty")
         self.command_text = command if isinstance(command, str) else shlex.join(self.command)

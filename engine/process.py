@@ -147,7 +147,7 @@ class EngineProcess:
                 start_new_session=True,
             )
         except (OSError, ValueError) as exc:
-            raise ExternalEngineError(f"cannot start {self.command[0]!r}: {exc}") from None
+            raise ExternalEngineError(getattr(exc, "strerror", None) or str(exc)) from None
         assert self.process.stdin is not None and self.process.stdout is not None
         os.set_blocking(self.process.stdin.fileno(), False)
         self._reader = threading.Thread(target=self._read, daemon=True, name="engine-stdout")

@@ -87,6 +87,7 @@ def _failure(messages: list[ev.Message]) -> str:
 ])
 def test_a_misbehaving_engine_is_replaced_within_its_deadline(fake_hub, mode: str, deadline: float,
                                                               reason: str) -> None:
+    """The fallback's move, the message with the reason and the command, and no process of the group left."""
     fake = fake_hub(mode)
     move, messages, took = _play_first_move(_config(fake.command, mode))
     assert _legal_first_move(move)
@@ -111,10 +112,12 @@ def test_the_crash_message_quotes_the_engines_last_stderr_lines(fake_hub) -> Non
     assert "Traceback line 29: something broke" in note and "Traceback line 9:" not in note
 
 
-def test_an_engine_with_apostrophes_in_its_lines_plays(fake_hub) -> None:
-    """`id name=Ed's-engine` froze the game: the computer never moved (issue 22, item 2)."""
-    fake = fake_hub("apostrophes")
-    move, messages, _took = _play_first_move(_config(fake.command))
+@pytest.mark.parametrize("mode", ["apostrophes", "non-utf8", "long-line", "flood-then-move"])
+def test_an_engine_with_odd_but_harmless_output_plays(fake_hub, mode: str) -> None:
+    """`id name=Ed's-engine` froze the game (item 2), a byte that is not UTF-8 was reported as silence, a
+    1 MB line stalled the reader (item 8), 20 MB of info made each move take 7-15 s (item 1)."""
+    fake = fake_hub(mode)
+    move, messages, _took = _play_first_move(_config(fake.command, external_margin=30.0))
     assert _legal_first_move(move)
     assert not [m for m in messages if "failed" in m.text], messages
     fake.assert_gone()

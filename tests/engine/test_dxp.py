@@ -138,6 +138,7 @@ def test_a_game_end_with_an_unknown_reason_is_answered_with_a_well_formed_record
         assert peer.receive() == GameAcc("draughts-board", 0)
         peer.send("E91")
         assert peer.receive() == GameEnd(0, 1)
+        follower.assert_plays()
         follower.stop()
 
 
