@@ -1,6 +1,7 @@
 """Computer opponents for the Session: the built-in engine's worker process and external engines.
 
-Each picks a move for the side to move on a worker thread; ``ask`` turns any failure into a note for the page.
+Each picks a move for the side to move on a thread of its own (``think_in_background``, which nobody joins);
+``ask`` turns any failure into a note for the page. External engines fall back to the built-in engine.
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ class Opponent(Protocol):
         ...
 
 
+class OpponentClosed(RuntimeError):
+    """The session closed the opponent while it was thinking: there is no move, and nothing to report."""
+
+
+class SearchCancelled(RuntimeError):
+    """The built-in engine's search was cancelled (a newer search replaced it): its answer is stale."""
+
+
 class WorkerOpponent:
     """Runs the engine in its own process through engine.worker.EngineWorker."""
 
@@ -34,6 +43,9 @@ class WorkerOpponent:
 
         self.config = config
         self.worker = EngineWorker(on_progress=on_progress)
+
+    def __repr__(self) -> str:
+        return f"WorkerOpponent({self.worker!r})"
 
     def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
         from engine.levels import get_level
@@ -55,14 +67,6 @@ class WorkerOpponent:
 
     def close(self) -> None:
         self.worker.close()
-
-
-class OpponentClosed(RuntimeError):
-    """The session closed the opponent while it was thinking: there is no move, and nothing to report."""
-
-
-class SearchCancelled(RuntimeError):
-    """The built-in engine's search was cancelled (a newer search replaced it): its answer is stale."""
 
 
 class ExternalOpponent:

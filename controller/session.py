@@ -5,7 +5,8 @@ through one asyncio queue and are handled in order on the loop; subscribers rece
 The computer opponent is any object with ``choose_move(board, level) -> Move`` run in a worker thread, or by
 default the engine's own process (``engine.worker.EngineWorker``) so a search never blocks the board; its
 iterations arrive as throttled EngineProgress events. ``opponent="external"`` plays a Hub engine (the
-config's ``external_engine`` command) and falls back to the built-in engine, with a Message, when it fails.
+config's ``external_engine`` command), ``"dxp"`` a DXP engine (``dxp_engine``), each falling back to the
+built-in engine, with a Message, when it fails (controller/opponents.py).
 One mechanism keeps the page current: after every handled input the state is compared with the last one
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
 Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.

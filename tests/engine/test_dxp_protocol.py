@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 
 import pytest
+from dxp_peer import WELL_FORMED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from steps import growth
@@ -27,14 +27,6 @@ from engine.dxp_protocol import (
     RecordReader,
     decode,
     parse,
-)
-
-WELL_FORMED = re.compile(
-    r"C[\x20-\x7e]{0,126}"
-    r"|R01[\x20-\x7e]{32}[WZ]\d{6}(A|B[WZ][ewzWZ]{50})"
-    r"|A[\x20-\x7e]{32}\d"
-    r"|M\d{10}(\d\d)*"
-    r"|E\d\d|B\d{3}[WZ]|K\d"
 )
 
 names = st.text(max_size=40)
