@@ -150,7 +150,7 @@ def board_from_position(
 
 def check_position(board: Board) -> None:
     """ProtocolMoveError naming why `board` cannot arise in a game of its variant: no piece at all, more
-    pieces of a colour than it starts with, or a man on the row where it would have been crowned."""
+    pieces of a color than it starts with, or a man on the row where it would have been crowned."""
     variant = board.variant
     pieces = board.pieces()
     if not pieces:

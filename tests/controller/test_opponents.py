@@ -21,7 +21,7 @@ from controller.config import Config
 from controller.opponents import WorkerOpponent, ask
 from controller.session import Session
 from engine import Engine
-from firmware_bridge.simulated import SimulatedBoard
+from firmware_bridge.simulated import SimulatedDevice
 from rules import Board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +38,7 @@ def _config(command: str, mode: str = "", **changes: object) -> Config:
                   **settings)  # type: ignore[arg-type]
 
 
-async def _computer_move(session: Session, board: SimulatedBoard) -> tuple[str, list[ev.Message], float]:
+async def _computer_move(session: Session, board: SimulatedDevice) -> tuple[str, list[ev.Message], float]:
     """Set up the board (Black, the computer, moves first in English) and wait for the computer's move:
     the move, the messages said meanwhile and the seconds it took."""
     events = session.subscribe()
@@ -57,7 +57,7 @@ async def _computer_move(session: Session, board: SimulatedBoard) -> tuple[str, 
 
 def _play_first_move(config: Config) -> tuple[str, list[ev.Message], float]:
     async def main() -> tuple[str, list[ev.Message], float]:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         async with Session(config, board, board, None) as session:
             return await _computer_move(session, board)
 
@@ -127,7 +127,7 @@ def test_every_new_game_against_a_wedged_engine_leaves_no_process(fake_hub) -> N
     fake = fake_hub("mute-start")
 
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         async with Session(_config(fake.command, "mute-start"), board, board, None) as session:
             for game in range(3):
                 if game:
@@ -149,7 +149,7 @@ def test_closing_the_session_never_waits_for_a_thinking_engine(fake_hub, tmp_pat
     config = _config(fake.command, engine_time=600.0, external_handshake=600.0)
 
     async def main() -> None:
-        board = SimulatedBoard(8, 8)
+        board = SimulatedDevice(8, 8)
         session = Session(config, board, board, tmp_path)
         await session.start()
         board.set_occupancy(session.controller.exp.base)
@@ -195,7 +195,7 @@ def _dxp_follower(*options: str) -> tuple[subprocess.Popen, int]:
     return proc, int(line.rsplit(":", 1)[1])
 
 
-async def _make_move(session: Session, board: SimulatedBoard, shape: Any) -> None:
+async def _make_move(session: Session, board: SimulatedDevice, shape: Any) -> None:
     """Move the pieces of `shape` on the simulated board, as the person (or their hands for the computer)."""
     board.lift(shape.origin)
     for square in shape.captures:
@@ -213,22 +213,26 @@ def test_a_whole_game_on_the_board_against_a_dxp_engine(tmp_path: Path) -> None:
     me = Engine("international")
 
     async def main() -> tuple[str, list[ev.Event]]:
-        board = SimulatedBoard(10, 10)
+        board = SimulatedDevice(10, 10)
         async with Session(config, board, board, tmp_path) as session:
             events = session.subscribe()
             ctl = session.controller
             board.set_occupancy(ctl.exp.base)
             await session.idle()
-            while ctl.state != "game_over":
-                assert len(ctl.records) < 400, "the game does not end"
-                if ctl.state == "player_to_move":
+            while ctl.turn_state != "game_over":
+                plies = len(ctl.records)
+                assert plies < 400, "the game does not end"
+                if ctl.turn_state == "person":
                     move = me.choose_move(ctl.game.board, 10, time_limit=0.02)
                     await _make_move(session, board, ctl.exp.shape_of(move))
                 else:
                     await until("the DXP engine's move", lambda: ctl.computer_shape is not None
-                                or ctl.state == "game_over", timeout=WAIT)
-                    if ctl.computer_shape is not None:
-                        await _make_move(session, board, ctl.computer_shape)
+                                or ctl.turn_state == "game_over", timeout=WAIT)
+                    if ctl.computer_shape is None:
+                        break
+                    await _make_move(session, board, ctl.computer_shape)
+                await until(f"ply {plies + 1} to be committed", lambda plies=plies: len(ctl.records) > plies,
+                            timeout=WAIT)
             said = []
             while not events.empty():
                 said.append(events.get_nowait())
@@ -258,7 +262,7 @@ def test_a_dxp_engine_that_cannot_be_reached_or_play_the_variant_is_replaced(tmp
 
         async def main(config: Config = config) -> tuple[str, list[ev.Message], float]:
             size = 10 if config.variant == "international" else 8
-            board = SimulatedBoard(size, size)
+            board = SimulatedDevice(size, size)
             async with Session(config, board, board, None) as session:
                 return await _computer_move(session, board)
 
@@ -288,7 +292,7 @@ def test_the_session_closes_at_once_while_a_dxp_engine_thinks(tmp_path: Path) ->
                         dxp_engine=f"127.0.0.1:{port}", engine_time=600.0)
 
         async def main() -> None:
-            board = SimulatedBoard(10, 10)
+            board = SimulatedDevice(10, 10)
             session = Session(config, board, board, tmp_path)
             await session.start()
             board.set_occupancy(session.controller.exp.base)

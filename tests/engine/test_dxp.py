@@ -145,15 +145,15 @@ def test_a_game_end_with_an_unknown_reason_is_answered_with_a_well_formed_record
 # --- the initiator (`dboard dxp --connect`) against followers that never answer ---------------------------
 
 
-def _connect_to(behaviour: Callable[[socket.socket], None], *options: str) -> subprocess.CompletedProcess:
-    """Run `dboard dxp --connect` against a follower that does `behaviour` with the connection."""
+def _connect_to(behavior: Callable[[socket.socket], None], *options: str) -> subprocess.CompletedProcess:
+    """Run `dboard dxp --connect` against a follower that does `behavior` with the connection."""
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
 
         def serve() -> None:
             conn, _ = server.accept()
             with conn:
-                behaviour(conn)
+                behavior(conn)
 
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
@@ -184,8 +184,8 @@ def _accept_and_wait(conn: socket.socket) -> None:
 
 def test_the_initiator_gives_up_on_a_silent_or_trickling_follower() -> None:
     """The 10 s timeout was dropped right after connecting: a silent follower held it for ever (item 7)."""
-    for behaviour in (_silent, _drip):
-        done = _connect_to(behaviour, "--handshake", "0.5")
+    for behavior in (_silent, _drip):
+        done = _connect_to(behavior, "--handshake", "0.5")
         assert done.returncode == 1 and "did not accept the game in 0.5 s" in done.stderr, done.stderr
 
 

@@ -93,18 +93,18 @@ def test_dxp_connection_refused_is_a_clear_error() -> None:
 
 
 class _HostileFollower:
-    """A TCP server that accepts one connection and does `behaviour` with it (on a thread)."""
+    """A TCP server that accepts one connection and does `behavior` with it (on a thread)."""
 
-    def __init__(self, behaviour) -> None:
+    def __init__(self, behavior) -> None:
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
-        self.behaviour = behaviour
+        self.behavior = behavior
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self) -> None:
         conn, _ = self.server.accept()
         with conn, contextlib.suppress(OSError):
-            self.behaviour(conn)
+            self.behavior(conn)
 
     def close(self) -> None:
         self.server.close()
@@ -128,14 +128,14 @@ def _accepts_then_thinks_for_ever(conn: socket.socket) -> None:
         conn.sendall(b"Cstill thinking\0")   # chat does not count as an answer
 
 
-@pytest.mark.parametrize(("behaviour", "error"), [
+@pytest.mark.parametrize(("behavior", "error"), [
     (_silent, "did not answer GAMEREQ within 0.5 s"),
     (_trickling, "did not answer GAMEREQ within 0.5 s"),
     (_accepts_then_thinks_for_ever, "did not answer with a move within 0.6 s"),
 ])
-def test_dxp_engine_deadlines_count_from_each_question(behaviour, error: str) -> None:
+def test_dxp_engine_deadlines_count_from_each_question(behavior, error: str) -> None:
     """DxpEngine read with a per-recv timeout: a trickling peer held it for ever (issue 22, item 7)."""
-    follower = _HostileFollower(behaviour)
+    follower = _HostileFollower(behavior)
     try:
         opponent = FallbackOpponent(DxpEngine("127.0.0.1", follower.port, handshake_timeout=0.5, margin=0.5),
                                     "international", level=1)
