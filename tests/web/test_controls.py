@@ -182,7 +182,7 @@ def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: P
             page.select_option("#ng-color", "black")
             page.select_option("#ng-opponent", "dxp")
             page.click("#btn-new-game")
-            wait_state(page, "waiting_start")
+            wait_state(page, "setup")
             page.click("#btn-arrange")
             page.wait_for_selector("#messages li:has-text('The computer (white) plays')")
             assert live.state()["engine"]["opponent"] == "dxp"
