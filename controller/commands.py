@@ -106,7 +106,7 @@ class NewGame(Command):
     def __post_init__(self) -> None:
         self._check_type("variant", str)
         self._check_choice("human_color", ("white", "black", "both"))
-        self._check_choice("opponent", ("person", "engine", "external"))
+        self._check_choice("opponent", ("person", "engine", "external", "dxp"))
         self._check_range("level", 1, 10)
         if self.time_control is not None:
             self._check_type("time_control", str)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
+OPPONENTS = ("engine", "person", "external", "dxp")
 
 
 class ConfigError(ValueError):
@@ -46,7 +47,7 @@ class Config:
     human_color: str = "white"
     """Rgb the person plays: white, black or both (two people on one board)."""
     opponent: str = "engine"
-    """Who plays the other side: engine, person or an external engine command."""
+    """Who plays the other side: engine (built-in), person, external (external_engine) or dxp (dxp_engine)."""
     settle_ms: int = 300
     """Time the board must stay still before a move that could still be extended is committed."""
     grace_ms: int = 3000
@@ -69,6 +70,14 @@ class Config:
     """Accept a different legal move made for the computer instead of its own move."""
     external_engine: str = ""
     """Command line of a Hub-protocol engine (e.g. scan hub) played by opponent "external"."""
+    dxp_engine: str = ""
+    """HOST:PORT of a DXP engine (e.g. Scan or Moby Dam listening as follower) played by opponent "dxp"."""
+    external_handshake: float = 10.0
+    """Seconds a Hub engine may take for each step of its start (hub ... wait, init ... ready)."""
+    dxp_handshake: float = 30.0
+    """Seconds a DXP engine may take to connect and to accept the game."""
+    external_margin: float = 5.0
+    """Seconds an external engine may take beyond its move time before the built-in engine takes over."""
     player: str = "player"
     """The local player profile whose rating a game against the built-in engine updates."""
 
@@ -78,8 +87,14 @@ class Config:
         _check_range("port", self.port, 1, 65535)
         _check_range("settle_ms", self.settle_ms, 0, 60_000)
         _check_range("grace_ms", self.grace_ms, 0, 600_000)
-        if self.engine_time <= 0:
-            raise ConfigError(f"engine_time: must be positive, got {self.engine_time}")
+        for key in ("engine_time", "external_handshake", "dxp_handshake", "external_margin"):
+            value = getattr(self, key)
+            if not 0 < value < float("inf"):
+                raise ConfigError(f"{key}: must be a positive number of seconds, got {value}")
+        if self.opponent not in OPPONENTS:
+            raise ConfigError(f"opponent: expected one of {', '.join(OPPONENTS)}, got {self.opponent!r}")
+        if self.dxp_engine:
+            host_port(self.dxp_engine, "dxp_engine")
         if self.human_color not in ("white", "black", "both"):
             raise ConfigError(f"human_color: expected white, black or both, got {self.human_color!r}")
         if not self.player.strip():
@@ -91,6 +106,15 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
+
+
+def host_port(text: str, key: str = "address") -> tuple[str, int]:
+    """("host", port) from "HOST:PORT" (an IPv6 host in brackets); ConfigError naming `key` otherwise."""
+    host, colon, port = text.strip().rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"{key}: expected HOST:PORT (e.g. 127.0.0.1:27531), got {text!r}")
+    return host, int(port)
 
 
 def _check_range(key: str, value: float, low: float, high: float) -> None:

@@ -270,7 +270,8 @@ class GameRecord:
         s = self.settings
         if s.plays(color) == "person":
             return "Person"
-        return "External engine" if s.opponent == "external" else f"Computer (level {s.level})"
+        names = {"external": "External engine", "dxp": "DXP engine"}
+        return names.get(s.opponent, f"Computer (level {s.level})")
 
     def pdn(self) -> str:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""

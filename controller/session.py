@@ -5,7 +5,8 @@ through one asyncio queue and are handled in order on the loop; subscribers rece
 The computer opponent is any object with ``choose_move(board, level) -> Move`` run in a worker thread, or by
 default the engine's own process (``engine.worker.EngineWorker``) so a search never blocks the board; its
 iterations arrive as throttled EngineProgress events. ``opponent="external"`` plays a Hub engine (the
-config's ``external_engine`` command) and falls back to the built-in engine, with a Message, when it fails.
+config's ``external_engine`` command), ``"dxp"`` a DXP engine (``dxp_engine``), each falling back to the
+built-in engine, with a Message, when it fails (controller/opponents.py).
 One mechanism keeps the page current: after every handled input the state is compared with the last one
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
 Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 from firmware_bridge.clock import Clock, MonotonicClock
 from firmware_bridge.interfaces import BoardDevice, LedOutput
@@ -40,6 +41,14 @@ from . import events as ev
 from .config import Config
 from .journal import Journal
 from .machine import Controller
+from .opponents import (
+    EXTERNAL_OPPONENTS,
+    ExternalOpponent,
+    Opponent,
+    WorkerOpponent,
+    external_for,
+    think_in_background,
+)
 from .settings import EngineJob, GameSettings
 
 log = logging.getLogger(__name__)
@@ -49,14 +58,6 @@ DRAW_MARGIN = 30
 """The computer accepts a draw offer unless its engine sees it ahead by more than this (1/100 of a man)."""
 PROGRESS_SECONDS = 0.1
 """At most one EngineProgress event per this many seconds (the newest iteration is always delivered)."""
-
-
-class Opponent(Protocol):
-    """A computer player: picks a move for the side to move."""
-
-    def choose_move(self, board: Board, level: int) -> Move:
-        """The move to play in ``board`` at engine ``level`` (called on a worker thread)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -82,89 +83,6 @@ class _EngineAnswer:
     note: str | None = None
 
 
-class _WorkerOpponent:
-    """Runs the engine in its own process through engine.worker.EngineWorker."""
-
-    def __init__(self, config: Config, on_progress: Callable[[Any], None] | None = None) -> None:
-        from engine.worker import EngineWorker
-
-        self.config = config
-        self.worker = EngineWorker(on_progress=on_progress)
-
-    def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
-        from engine.levels import get_level
-        from engine.worker import game_line
-
-        lvl = get_level(level)
-        # levels without randomness run the worker's iterative search; the randomised ones score every move
-        # depth by depth (both report each iteration as progress)
-        depth = lvl.depth if not lvl.randomised else None
-        budget = min(self.config.engine_time, seconds) if seconds is not None else self.config.engine_time
-        search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth,
-                                          line=game_line(board))
-        result = self.worker.wait(search, timeout=budget * 10 + 30)
-        if result is None or result.move_text is None:
-            raise RuntimeError(f"the engine found no move ({result.error if result else 'timeout'})")
-        return board.parse_move(result.move_text)
-
-    def close(self) -> None:
-        self.worker.close()
-
-
-class _ExternalOpponent:
-    """A Hub engine (the config's ``external_engine`` command); the built-in engine takes over when it cannot
-    be started, dies, times out or plays an illegal move. ``take_note()`` gives the reason once."""
-
-    def __init__(self, config: Config, variant: str, builtin: Callable[[], _WorkerOpponent]) -> None:
-        self.config = config
-        self.variant = variant
-        self._builtin = builtin
-        self.hub: Any = None
-        self.failed: str | None = None
-        self._note: str | None = None
-        self._lock = threading.Lock()
-
-    def _fail(self, reason: str) -> None:
-        self.failed = reason
-        self._note = f"The external engine failed: {reason}. The built-in engine plays on."
-        if self.hub is not None:
-            with contextlib.suppress(Exception):
-                self.hub.close()
-            self.hub = None
-
-    def choose_move(self, board: Board, level: int, seconds: float | None = None) -> Move:
-        from engine.external import ExternalEngineError, HubEngine
-
-        with self._lock:
-            if self.failed is None:
-                budget = self.config.engine_time if seconds is None else min(self.config.engine_time, seconds)
-                try:
-                    if not self.config.external_engine.strip():
-                        raise ExternalEngineError("no command is configured (config key external_engine)")
-                    if self.hub is None:
-                        self.hub = HubEngine(self.config.external_engine, self.variant)
-                        self.hub.new_game()
-                    move = self.hub.play(board, budget)
-                    if move not in board.legal_moves:
-                        raise ExternalEngineError(f"it sent the illegal move {move!r}")
-                    return move
-                except (ExternalEngineError, OSError) as exc:
-                    log.warning("external engine failed: %s", exc)
-                    self._fail(str(exc))
-        return self._builtin().choose_move(board, level, seconds)
-
-    def take_note(self) -> str | None:
-        note, self._note = self._note, None
-        return note
-
-    def close(self) -> None:
-        with self._lock:
-            if self.hub is not None:
-                with contextlib.suppress(Exception):
-                    self.hub.close()
-                self.hub = None
-
-
 class Session:
     """Owns the Controller, its journal and opponent; the web page and CLI talk to it via events/commands."""
 
@@ -178,8 +96,8 @@ class Session:
         self.journal_dir = Path(journal_dir) if journal_dir is not None else None
         self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
         self._opponent = opponent
-        self._owned_opponent: _WorkerOpponent | None = None
-        self._external: _ExternalOpponent | None = None
+        self._owned_opponent: WorkerOpponent | None = None
+        self._external: ExternalOpponent | None = None
         self._last_state: dict[str, Any] | None = None
         self._progress_lock = threading.Lock()
         self._progress: Any = None
@@ -476,9 +394,10 @@ class Session:
                 if not self._stopping:
                     log.exception("the engine could not be consulted")
             if not self._stopping:
-                loop.call_soon_threadsafe(queue.put_nowait, _Consulted(then, result))
+                with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
+                    loop.call_soon_threadsafe(queue.put_nowait, _Consulted(then, result))
 
-        loop.run_in_executor(None, work)
+        threading.Thread(target=work, name="engine-consulted", daemon=True).start()   # never joined at exit
 
     def _hint(self) -> None:
         """The engine's move for the person to move, lit on the board (at the game's engine level)."""
@@ -619,37 +538,27 @@ class Session:
             return
         self._search_token = job.token
         opponent: Any = self._opponent
-        if opponent is None and self.controller.settings.opponent == "external":
-            if self._external is None or self._external.variant != job.board.variant.id:
-                self._external = _ExternalOpponent(self.config, job.board.variant.id, self._builtin)
+        kind = self.controller.settings.opponent
+        if opponent is None and kind in EXTERNAL_OPPONENTS:
+            self._external = external_for(kind, self.config, job.board.variant.id, self._builtin,
+                                          self._external)
             opponent = self._external
         elif opponent is None:
             opponent = self._builtin()
 
-        def think() -> None:
-            note = None
-            try:
-                if isinstance(opponent, _WorkerOpponent | _ExternalOpponent):
-                    move = opponent.choose_move(job.board, job.level, job.seconds)
-                else:
-                    move = opponent.choose_move(job.board, job.level)
-            except Exception as exc:
-                if self._stopping:
-                    return   # the session closed the engine under this search: nobody waits for it
-                log.exception("the computer opponent failed")
-                move, note = None, f"The computer opponent failed: {exc}"
-            if isinstance(opponent, _ExternalOpponent):
-                note = opponent.take_note() or note
-            if not self._stopping:
+        def deliver(move: Move | None, note: str | None) -> None:
+            if self._stopping:
+                return   # the session closed the engine under this search: nobody waits for it
+            with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
                 loop.call_soon_threadsafe(queue.put_nowait, _EngineAnswer(job.token, move, note))
 
-        loop.run_in_executor(None, think)
+        think_in_background(opponent, job.board, job.level, job.seconds, deliver)
 
-    def _builtin(self) -> _WorkerOpponent:
+    def _builtin(self) -> WorkerOpponent:
         """The built-in engine's worker process (started on first use; thread-safe)."""
         with self._builtin_lock:
             if self._owned_opponent is None:
-                self._owned_opponent = _WorkerOpponent(self.config, self._engine_progress)
+                self._owned_opponent = WorkerOpponent(self.config, self._engine_progress)
             return self._owned_opponent
 
     def __repr__(self) -> str:

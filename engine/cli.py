@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import math
 
 from engine.core import Engine
+from engine.dxp import BETWEEN_MOVES, FIRST_RECORD, HANDSHAKE, MARGIN
 from engine.limits import Progress, SearchLimits, format_score
 from rules import VARIANT_IDS, Board, Color, get_variant
 
@@ -49,9 +50,9 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _hub(args: argparse.Namespace) -> int:
-    from engine.hub import HubServer
+    from engine.hub import main
 
-    return HubServer(sys.stdin, sys.stdout, args.variant, args.level).run()
+    return main(args.variant, args.level)
 
 
 def _dxp(args: argparse.Namespace) -> int:
@@ -64,14 +65,14 @@ def _dxp(args: argparse.Namespace) -> int:
         def ready(port: int) -> None:
             print(f"DXP listening on {args.host}:{port}", flush=True)
 
-        dxp.listen(args.listen, args.host, args.level, args.time, ready=ready, once=not args.forever)
+        dxp.listen(args.listen, args.host, args.level, args.time, ready=ready, once=not args.forever,
+                   first=args.request_timeout, between=args.idle_timeout)
         return 0
     host, _, port = args.connect.rpartition(":")
     if not host or not port.isdigit():
         raise SystemExit(f"dboard dxp: error: --connect expects HOST:PORT, got {args.connect!r}")
-    outcome = dxp.connect(
-        host, int(port), Color.WHITE if args.color == "white" else Color.BLACK, args.level, args.time
-    )
+    color = Color.WHITE if args.color == "white" else Color.BLACK
+    outcome = dxp.connect(host, int(port), color, args.level, args.time, args.handshake, args.margin)
     print(f"game over: {outcome.result} ({outcome.reason})" if outcome else "game ended without a result")
     return 0
 
@@ -109,5 +110,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
     p.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
     p.add_argument("--forever", action="store_true", help="with --listen: keep accepting games")
+    p.add_argument("--request-timeout", type=_seconds, default=FIRST_RECORD, metavar="SECONDS",
+                   help=f"with --listen: a new peer's time to send its GAMEREQ (default {FIRST_RECORD:g})")
+    p.add_argument("--idle-timeout", type=_seconds, default=BETWEEN_MOVES, metavar="SECONDS",
+                   help=f"with --listen: a peer's time for each move (default {BETWEEN_MOVES:g})")
+    p.add_argument("--handshake", type=_seconds, default=HANDSHAKE, metavar="SECONDS",
+                   help=f"with --connect: time to connect and have the game accepted (default {HANDSHAKE:g})")
+    p.add_argument("--margin", type=_seconds, default=MARGIN, metavar="SECONDS",
+                   help=f"with --connect: the peer's time per move beyond --time (default {MARGIN:g})")
     p.set_defaults(func=_dxp)
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from engine.dxp_protocol import (
     Chat,
     DxpConnection,
     DxpError,
+    DxpMessage,
+    DxpRecordTooLong,
     GameAcc,
     GameEnd,
     GameReq,
@@ -61,11 +64,24 @@ def plies_for(move_number: int, side: str, start: Board) -> int:
     return 2 * (move_number - 1) + (0 if mover == start.turn else 1)
 
 
+FIRST_RECORD = 10.0
+"""Seconds a peer that connects to the follower has to send its GAMEREQ."""
+BETWEEN_MOVES = 600.0
+"""Seconds the follower waits for the initiator's next move (or takeback) before hanging up."""
+HANDSHAKE = 30.0
+"""Seconds an initiator waits for the connection and the GAMEACC."""
+MARGIN = 30.0
+"""Seconds an initiator waits beyond its own move time for the peer's move."""
+MAX_PEERS = 32
+"""Connections a follower serves at once; more are closed at once."""
+
+
 @dataclass
 class DxpPlayer:
-    """The engine's side of one DXP connection: plays moves, answers takebacks and game ends.
+    """The engine's side of one DXP connection: plays moves, answers game requests, takebacks and game ends.
 
-    The game is kept as a `rules.Game`, so its draw rules end the game with a GAMEEND.
+    The game is kept as a `rules.Game`, so its draw rules end the game with a GAMEEND. `playing` is False
+    until a GAMEREQ is accepted and after the game ends; moves and takebacks then are refused.
     """
 
     conn: DxpConnection
@@ -78,10 +94,12 @@ class DxpPlayer:
         self.game = Game(self.variant)
         self.my_color = Color.WHITE
         self.used = 0.0
-        self.finished = False
+        self.playing = False
+        self.games = 0
 
     def __repr__(self) -> str:
-        return f"DxpPlayer({self.variant}, level={self.level}, plies={len(self.game.moves)})"
+        plies = len(self.game.moves)
+        return f"DxpPlayer({self.variant}, level={self.level}, plies={plies}, games={self.games})"
 
     @property
     def board(self) -> Board:
@@ -95,11 +113,11 @@ class DxpPlayer:
         reason = 2 if outcome.winner is None else (3 if outcome.winner == self.my_color else 1)
         logger.info("DXP game over: %s (%s)", outcome.result, outcome.reason)
         self.conn.send(GameEnd(reason, 1))
-        self.finished = True
+        self.playing = False
         return True
 
     def _play_if_my_turn(self) -> None:
-        if self.finished or self._end_if_over() or self.board.turn != self.my_color:
+        if not self.playing or self._end_if_over() or self.board.turn != self.my_color:
             return
         t0 = time.monotonic()
         move = self.engine.choose_move(self.board, self.level, time_limit=self.move_time)
@@ -110,24 +128,37 @@ class DxpPlayer:
         self._end_if_over()
 
     def begin(self, req: GameReq) -> None:
-        """Set up the requested game (we are the follower) and move if it is our turn."""
+        """Set up the requested game (we are the follower) and move if it is our turn; a position no game
+        can reach is refused with GAMEACC code 1."""
+        try:
+            start = None if req.position is None else board_from_dxp(req.side_to_move or "W", req.position,
+                                                                       self.variant)
+        except ValueError as exc:
+            self.refuse(str(exc))
+            return
         self.my_color = Color.WHITE if req.follower_color == "W" else Color.BLACK
-        if req.position is None:
-            self.game = Game(self.variant)
-        else:
-            self.game = Game(
-                self.variant, board_from_dxp(req.side_to_move or "W", req.position, self.variant).fen()
-            )
+        self.game = Game(self.variant) if start is None else Game(self.variant, start.fen())
         self.engine.new_game()
-        self.finished = False
+        self.used = 0.0
+        self.playing = True
+        self.games += 1
         self.conn.send(GameAcc(ENGINE_NAME, 0))
         self._play_if_my_turn()
 
-    def handle(self, msg: object) -> bool:
+    def refuse(self, reason: str) -> None:
+        """Refuse a game request (GAMEACC code 1: color or position), saying why in a chat record first."""
+        logger.warning("refusing a DXP game: %s", reason)
+        self.conn.send(Chat(f"game refused: {reason}"))
+        self.conn.send(GameAcc(ENGINE_NAME, 1))
+
+    def handle(self, msg: DxpMessage) -> bool:
         """React to one record; False when the session should end."""
         if isinstance(msg, GameReq):
             self.begin(msg)
         elif isinstance(msg, MoveMsg):
+            if not self.playing:
+                self.conn.send(Chat("move refused: no game in progress (send a GAMEREQ first)"))
+                return True
             try:
                 move = move_from_message(self.board, msg)
             except ValueError as exc:
@@ -139,18 +170,18 @@ class DxpPlayer:
             self._play_if_my_turn()
         elif isinstance(msg, BackReq):
             target = self._target_plies(msg)
-            if 0 <= target <= len(self.game.moves):
+            if self.games and 0 <= target <= len(self.game.moves):
                 while len(self.game.moves) > target:
                     self.game.pop()
-                self.finished = False
+                self.playing = True
                 self.conn.send(BackAcc(0))
                 self._play_if_my_turn()
             else:
                 self.conn.send(BackAcc(2))
         elif isinstance(msg, GameEnd):
-            if not self.finished:
-                self.conn.send(GameEnd(msg.reason if msg.reason in (0, 2) else 4 - msg.reason, msg.stop))
-            self.finished = True
+            if self.playing:
+                self.conn.send(GameEnd(MIRRORED_REASON.get(msg.reason, 0), msg.stop))
+            self.playing = False
             return msg.stop == 0
         elif isinstance(msg, Chat):
             logger.info("DXP chat: %s", msg.text)
@@ -164,18 +195,88 @@ class DxpPlayer:
             start.pop()
         return plies_for(msg.move_number, msg.side_to_move, start)
 
-    def serve(self) -> None:
-        """Handle records until the peer ends the session or disconnects."""
+    def serve(self, first: float | None = FIRST_RECORD, between: float | None = BETWEEN_MOVES) -> None:
+        """Handle records until the peer ends the session, leaves, goes silent or stops speaking DXP.
+
+        The peer has `first` seconds for its first record, then `between` seconds for each next game request,
+        move or takeback (chat does not restart the wait). A malformed GAMEREQ is refused; other malformed
+        records are skipped; a record over the size limit ends the connection.
+        """
+        deadline = None if first is None else time.monotonic() + first
         while True:
             try:
-                msg = self.conn.receive()
-            except (ConnectionError, OSError):
+                msg = self.conn.receive(deadline)
+            except TimeoutError:
+                logger.warning("DXP peer silent for too long; closing %r", self.conn)
+                return
+            except DxpRecordTooLong as exc:
+                logger.warning("%s; closing %r", exc, self.conn)
                 return
             except DxpError as exc:
-                logger.error("bad DXP record: %s", exc)
+                logger.warning("bad DXP record: %s", exc)
+                if exc.kind == "R":
+                    self.refuse(exc.detail)
                 continue
             if not self.handle(msg):
                 return
+            if not isinstance(msg, Chat) and between is not None:
+                deadline = time.monotonic() + between
+
+
+MIRRORED_REASON = {0: 0, 1: 3, 2: 2, 3: 1}
+"""A peer's GAMEEND reason (0 unknown, 1 I lose, 2 draw, 3 I win) as we answer it."""
+
+
+class Follower:
+    """Accepts DXP connections and plays each on its own thread (at most MAX_PEERS at once).
+
+    With `once`, it stops after the first connection in which a game was accepted ends: peers that never
+    send a valid GAMEREQ (a port scan, a silent or hostile peer) do not use up its one game.
+    """
+
+    def __init__(self, server: socket.socket, level: int, move_time: float, once: bool,
+                 first: float = FIRST_RECORD, between: float = BETWEEN_MOVES,
+                 max_peers: int = MAX_PEERS) -> None:
+        self.server = server
+        self.level, self.move_time, self.once = level, move_time, once
+        self.first, self.between = first, between
+        self.slots = threading.BoundedSemaphore(max_peers)
+        self.done = threading.Event()
+        self.games = 0
+
+    def __repr__(self) -> str:
+        return f"Follower({self.server.getsockname()}, games={self.games}, once={self.once})"
+
+    def run(self) -> None:
+        """Accept until done (with `once`) or for ever."""
+        self.server.settimeout(0.2)
+        while not self.done.is_set():
+            try:
+                sock, peer = self.server.accept()
+            except TimeoutError:
+                continue
+            if not self.slots.acquire(blocking=False):
+                logger.warning("DXP connection from %s refused: %d peers already", peer, MAX_PEERS)
+                sock.close()
+                continue
+            logger.info("DXP connection from %s", peer)
+            threading.Thread(target=self._serve, args=(sock, peer), daemon=True, name=f"dxp-{peer}").start()
+
+    def _serve(self, sock: socket.socket, peer: object) -> None:
+        player = None
+        try:
+            with DxpConnection(sock) as conn:
+                player = DxpPlayer(conn, self.level, self.move_time)
+                player.serve(self.first, self.between)
+        except (OSError, ConnectionError) as exc:   # the peer left (a reset, a broken pipe) mid-game
+            logger.info("DXP peer %s left: %s", peer, exc)
+        finally:
+            self.slots.release()
+            if player is not None and player.games:
+                self.games += 1
+                if self.once:
+                    self.done.set()
+            logger.info("DXP connection from %s closed", peer)
 
 
 def listen(
@@ -185,23 +286,20 @@ def listen(
     move_time: float = 1.0,
     ready: Callable[[int], None] | None = None,
     once: bool = True,
+    first: float = FIRST_RECORD,
+    between: float = BETWEEN_MOVES,
 ) -> None:
-    """Accept DXP connections on host:port and play as follower (one session if `once`).
+    """Accept DXP connections on host:port and play as follower, each peer on its own thread.
 
-    `ready(port)` is called once the socket listens (port 0 picks a free port).
+    With `once`, return when the first peer that played a game leaves. `ready(port)` is called once the
+    socket listens (port 0 picks a free port).
     """
     with socket.create_server((host, port)) as server:
         bound = server.getsockname()[1]
         logger.info("DXP follower listening on %s:%d", host, bound)
         if ready is not None:
             ready(bound)
-        while True:
-            sock, peer = server.accept()
-            logger.info("DXP connection from %s", peer)
-            with DxpConnection(sock) as conn:
-                DxpPlayer(conn, level, move_time).serve()
-            if once:
-                return
+        Follower(server, level, move_time, once, first, between).run()
 
 
 def connect(
@@ -210,18 +308,33 @@ def connect(
     my_color: Color = Color.WHITE,
     level: int = 10,
     move_time: float = 1.0,
-    timeout: float = 10.0,
+    handshake: float = HANDSHAKE,
+    margin: float = MARGIN,
 ) -> Outcome | None:
-    """Connect as initiator, request a game from the start position and play it out; returns its outcome."""
-    sock = socket.create_connection((host, port), timeout=timeout)
+    """Connect as initiator, request a game from the start position and play it out; returns its outcome.
+
+    The connection and the GAMEACC have `handshake` seconds; each of the peer's moves `move_time + margin`
+    seconds from when it is its turn (DxpError or ConnectionError otherwise).
+    """
+    started = time.monotonic()
+    sock = socket.create_connection((host, port), timeout=handshake)
     with DxpConnection(sock) as conn:
         player = DxpPlayer(conn, level, move_time)
         player.my_color = my_color
         conn.send(GameReq(ENGINE_NAME, "Z" if my_color == Color.WHITE else "W", 0, 0))
-        answer = conn.receive()
+        while True:
+            try:
+                answer = conn.receive(started + handshake)
+            except TimeoutError:
+                raise DxpError(f"DXP peer {host}:{port} did not accept the game in {handshake:g} s") from None
+            if not isinstance(answer, Chat):
+                break
         if not isinstance(answer, GameAcc) or answer.code != 0:
             raise DxpError(f"DXP peer refused the game: {answer}")
-        conn.sock.settimeout(None)
+        player.playing = True
+        player.games = 1
         player._play_if_my_turn()
-        player.serve()
+        player.serve(move_time + margin, move_time + margin)
+        if player.playing:
+            raise DxpError(f"DXP peer {host}:{port} did not move within {move_time + margin:g} s")
         return player.game.outcome()

@@ -1,17 +1,57 @@
-"""DamExchange (DXP) messages: fixed-width, null-terminated ASCII records for 10x10 draughts over TCP."""
+"""DamExchange (DXP) messages: fixed-width, null-terminated ASCII records for 10x10 draughts over TCP.
+
+Every record we encode is well formed whatever the fields hold (names and chat reduced to printable ASCII,
+numbers clamped to their widths); `RecordReader` splits a byte stream into records in linear time and
+refuses a record longer than MAX_MESSAGE; `DxpConnection.receive` waits for one record until a deadline.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
+import threading
+import time
+from collections import deque
 from dataclasses import dataclass
 
 NUL = b"\0"
 MAX_MESSAGE = 512
+"""Longest record accepted, in bytes (the longest DXP record, a GAMEREQ with a position, has 94)."""
+RECV_BYTES = 4096
+
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
 
 
 class DxpError(ValueError):
-    """A DXP record that does not follow the fixed layout (the message names the field)."""
+    """A DXP record that does not follow the fixed layout (the message names the field).
+
+    `kind` is the record's type letter ('R' for a GAMEREQ), so a follower can refuse a bad game request;
+    `detail` says what is wrong without quoting the record (short enough for a chat record).
+    """
+
+    def __init__(self, message: str, kind: str = "", detail: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.detail = detail or message
+
+
+class DxpRecordTooLong(DxpError):
+    """More than MAX_MESSAGE bytes without a NUL: the peer is not speaking DXP (drop the connection)."""
+
+
+def _text(value: str, width: int) -> str:
+    """`value` as printable ASCII of at most `width` characters (others become '?')."""
+    return _UNPRINTABLE.sub("?", value)[:width]
+
+
+def _number(value: int, digits: int) -> str:
+    """`value` clamped to what `digits` decimal digits hold, zero-padded."""
+    return f"{min(max(int(value), 0), 10**digits - 1):0{digits}d}"
+
+
+def _letter(value: str | None, allowed: str, default: str) -> str:
+    return value if value is not None and len(value) == 1 and value in allowed else default
 
 
 @dataclass(frozen=True)
@@ -21,7 +61,7 @@ class Chat:
     text: str
 
     def encode(self) -> str:
-        return "C" + self.text[:126]
+        return "C" + _text(self.text, 126)
 
 
 @dataclass(frozen=True)
@@ -36,10 +76,14 @@ class GameReq:
     position: str | None = None  # 50 letters e/w/z/W/Z
 
     def encode(self) -> str:
-        head = f"R01{self.name[:32]:<32}{self.follower_color}{self.minutes % 1000:03d}{self.moves % 1000:03d}"
+        color = _letter(self.follower_color, "WZ", "W")
+        head = f"R01{_text(self.name, 32):<32}{color}{_number(self.minutes, 3)}{_number(self.moves, 3)}"
         if self.position is None:
             return head + "A"
-        return head + "B" + (self.side_to_move or "W") + self.position
+        squares = self.position if len(self.position) == 50 and set(self.position) <= set("ewzWZ") else None
+        if squares is None:
+            raise DxpError(f"GAMEREQ position {self.position!r}: expected 50 letters e, w, z, W or Z", "R")
+        return head + "B" + _letter(self.side_to_move, "WZ", "W") + squares
 
 
 @dataclass(frozen=True)
@@ -50,7 +94,7 @@ class GameAcc:
     code: int
 
     def encode(self) -> str:
-        return f"A{self.name[:32]:<32}{self.code}"
+        return f"A{_text(self.name, 32):<32}{_number(self.code, 1)}"
 
 
 @dataclass(frozen=True)
@@ -63,8 +107,9 @@ class MoveMsg:
     captures: tuple[int, ...] = ()
 
     def encode(self) -> str:
-        caps = "".join(f"{c:02d}" for c in self.captures)
-        return f"M{self.time % 10000:04d}{self.origin:02d}{self.dest:02d}{len(self.captures):02d}{caps}"
+        caps = "".join(_number(c, 2) for c in self.captures[:99])
+        return (f"M{_number(self.time, 4)}{_number(self.origin, 2)}{_number(self.dest, 2)}"
+                f"{_number(len(self.captures), 2)}{caps}")
 
 
 @dataclass(frozen=True)
@@ -75,7 +120,7 @@ class GameEnd:
     stop: int = 1
 
     def encode(self) -> str:
-        return f"E{self.reason}{self.stop}"
+        return f"E{_number(self.reason, 1)}{_number(self.stop, 1)}"
 
 
 @dataclass(frozen=True)
@@ -86,7 +131,7 @@ class BackReq:
     side_to_move: str
 
     def encode(self) -> str:
-        return f"B{self.move_number % 1000:03d}{self.side_to_move}"
+        return f"B{_number(self.move_number, 3)}{_letter(self.side_to_move, 'WZ', 'W')}"
 
 
 @dataclass(frozen=True)
@@ -96,20 +141,30 @@ class BackAcc:
     code: int
 
     def encode(self) -> str:
-        return f"K{self.code}"
+        return f"K{_number(self.code, 1)}"
 
 
 DxpMessage = Chat | GameReq | GameAcc | MoveMsg | GameEnd | BackReq | BackAcc
 
 
+RECORD_NAMES = {"C": "CHAT", "R": "GAMEREQ", "A": "GAMEACC", "M": "MOVE", "E": "GAMEEND", "B": "BACKREQ",
+                "K": "BACKACC"}
+
+
+def _bad(record: str, detail: str) -> DxpError:
+    kind = record[:1]
+    shown = repr(record if len(record) <= 100 else record[:97] + "...")
+    return DxpError(f"DXP {RECORD_NAMES.get(kind, 'record')} {shown}: {detail}", kind, detail)
+
+
 def _int(text: str, field_name: str, record: str) -> int:
-    if not text.isdigit():
-        raise DxpError(f"DXP {record[:1]} record {record!r}: field {field_name} {text!r} is not a number")
+    if not (text.isascii() and text.isdigit()):
+        raise _bad(record, f"field {field_name} {text!r} is not a number")
     return int(text)
 
 
 def parse(record: str) -> DxpMessage:
-    """Decode one record (without its NUL terminator)."""
+    """Decode one record (without its NUL terminator); DxpError names what does not fit."""
     if not record:
         raise DxpError("empty DXP record")
     kind = record[0]
@@ -117,26 +172,28 @@ def parse(record: str) -> DxpMessage:
         return Chat(record[1:])
     if kind == "R":
         if len(record) < 43:
-            raise DxpError(f"DXP GAMEREQ {record!r}: {len(record)} characters, at least 43 expected")
+            raise _bad(record, f"{len(record)} characters, at least 43 expected")
         name, color = record[3:35].rstrip(), record[35]
         if color not in "WZ":
-            raise DxpError(f"DXP GAMEREQ {record!r}: follower color {color!r}, expected W or Z")
+            raise _bad(record, f"follower color {color!r}, expected W or Z")
         minutes, moves = _int(record[36:39], "time", record), _int(record[39:42], "moves", record)
         if record[42] == "A":
             return GameReq(name, color, minutes, moves)
         if record[42] != "B" or len(record) < 94:
-            raise DxpError(f"DXP GAMEREQ {record!r}: position indicator must be A, or B with 51 letters")
+            raise _bad(record, "position indicator must be A, or B with 51 letters")
+        if record[43] not in "WZ":
+            raise _bad(record, f"side to move {record[43]!r}, expected W or Z")
         return GameReq(name, color, minutes, moves, record[43], record[44:94])
     if kind == "A":
         if len(record) < 34:
-            raise DxpError(f"DXP GAMEACC {record!r}: 34 characters expected")
+            raise _bad(record, "34 characters expected")
         return GameAcc(record[1:33].rstrip(), _int(record[33], "code", record))
     if kind == "M":
         if len(record) < 11:
-            raise DxpError(f"DXP MOVE {record!r}: at least 11 characters expected")
+            raise _bad(record, "at least 11 characters expected")
         count = _int(record[9:11], "number captured", record)
         if len(record) < 11 + 2 * count:
-            raise DxpError(f"DXP MOVE {record!r}: {count} captured squares announced, fewer given")
+            raise _bad(record, f"{count} captured squares announced, fewer given")
         caps = tuple(_int(record[11 + 2 * i : 13 + 2 * i], "captured", record) for i in range(count))
         return MoveMsg(
             _int(record[1:5], "time", record),
@@ -146,29 +203,66 @@ def parse(record: str) -> DxpMessage:
         )
     if kind == "E":
         if len(record) < 3:
-            raise DxpError(f"DXP GAMEEND {record!r}: 3 characters expected")
+            raise _bad(record, "3 characters expected")
         return GameEnd(_int(record[1], "reason", record), _int(record[2], "stop", record))
     if kind == "B":
         if len(record) < 5:
-            raise DxpError(f"DXP BACKREQ {record!r}: 5 characters expected")
+            raise _bad(record, "5 characters expected")
+        if record[4] not in "WZ":
+            raise _bad(record, f"side to move {record[4]!r}, expected W or Z")
         return BackReq(_int(record[1:4], "move number", record), record[4])
     if kind == "K":
         if len(record) < 2:
-            raise DxpError(f"DXP BACKACC {record!r}: 2 characters expected")
+            raise _bad(record, "2 characters expected")
         return BackAcc(_int(record[1], "code", record))
-    raise DxpError(f"DXP record {record!r}: unknown type {kind!r} (expected C R A M E B K)")
+    raise _bad(record, f"unknown type {kind!r} (expected C R A M E B K)")
+
+
+class RecordReader:
+    """Splits a byte stream into NUL-terminated records; each byte is looked at a bounded number of times."""
+
+    def __init__(self, limit: int = MAX_MESSAGE) -> None:
+        self.limit = limit
+        self._partial = bytearray()
+        self.records: deque[bytes] = deque()
+
+    def __repr__(self) -> str:
+        return f"RecordReader({len(self.records)} records, {len(self._partial)} bytes pending)"
+
+    def feed(self, chunk: bytes) -> None:
+        """Add received bytes; DxpRecordTooLong once a record passes the limit (the stream is useless)."""
+        if NUL not in chunk:
+            self._partial += chunk
+        else:   # the pending part (at most the limit) is copied once, when its record ends
+            parts = (bytes(self._partial) + chunk).split(NUL)
+            self._partial = bytearray(parts.pop())
+            if max(map(len, parts)) > self.limit:
+                raise DxpRecordTooLong(f"DXP record longer than {self.limit} bytes")
+            self.records.extend(parts)
+        if len(self._partial) > self.limit:
+            raise DxpRecordTooLong(f"DXP record longer than {self.limit} bytes (no NUL terminator)")
+
+
+def decode(record: bytes) -> DxpMessage:
+    """Parse one raw record: bytes outside ASCII become '?', a trailing CR/LF is ignored."""
+    return parse(record.decode("ascii", "replace").replace("\ufffd", "?").strip("\r\n"))
 
 
 class DxpConnection:
     """A TCP socket carrying NUL-terminated DXP records; close it (or use `with`) when done."""
 
-    def __init__(self, sock: socket.socket, timeout: float | None = None) -> None:
+    def __init__(self, sock: socket.socket, send_timeout: float = 10.0) -> None:
         self.sock = sock
-        self.sock.settimeout(timeout)
-        self._buffer = b""
+        self.send_timeout = send_timeout
+        self.reader = RecordReader()
+        self._send_lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"DxpConnection({self.sock.getpeername() if self.sock.fileno() >= 0 else 'closed'})"
+        try:
+            peer = self.sock.getpeername()
+        except OSError:
+            peer = "closed"
+        return f"DxpConnection({peer})"
 
     def __enter__(self) -> DxpConnection:
         return self
@@ -177,22 +271,32 @@ class DxpConnection:
         self.close()
 
     def send(self, message: DxpMessage) -> None:
-        """Send one record with its NUL terminator."""
-        self.sock.sendall(message.encode().encode("ascii", "replace") + NUL)
+        """Send one record with its NUL terminator (one thread at a time; TimeoutError if the peer does not
+        take it within `send_timeout` seconds)."""
+        with self._send_lock:
+            self.sock.settimeout(self.send_timeout)
+            self.sock.sendall(message.encode().encode("ascii", "replace") + NUL)
 
-    def receive(self) -> DxpMessage:
-        """Block until one full record arrives; ConnectionError when the peer has closed."""
-        while NUL not in self._buffer:
-            chunk = self.sock.recv(1024)
+    def receive(self, deadline: float | None = None) -> DxpMessage:
+        """The next record, waiting until `deadline` (time.monotonic; None: for ever).
+
+        TimeoutError when it passes (however the bytes trickle in), ConnectionError when the peer has
+        closed, DxpError for a malformed record (it is consumed), DxpRecordTooLong for an endless one.
+        """
+        while not self.reader.records:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError("no DXP record before the deadline")
+            self.sock.settimeout(left)
+            chunk = self.sock.recv(RECV_BYTES)
             if not chunk:
                 raise ConnectionError("DXP peer closed the connection")
-            self._buffer += chunk
-            if len(self._buffer) > MAX_MESSAGE and NUL not in self._buffer:
-                raise DxpError(f"DXP record longer than {MAX_MESSAGE} bytes without NUL terminator")
-        record, _, self._buffer = self._buffer.partition(NUL)
-        return parse(record.decode("ascii", "replace").strip("\r\n"))
+            self.reader.feed(chunk)
+        return decode(self.reader.records.popleft())
 
     def close(self) -> None:
-        """Close the socket (idempotent)."""
+        """Shut the socket down (waking a thread blocked in `receive`) and close it; idempotent."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self.sock.close()

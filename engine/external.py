@@ -1,4 +1,4 @@
-"""External engines as opponents: a Hub engine process or a DXP peer, with timeouts and built-in fallback.
+"""External engines as opponents: a Hub engine process or a DXP peer, with deadlines and built-in fallback.
 
 Any failure (process died, connection lost, timeout, illegal move) raises `ExternalEngineError` with the
 reason; `FallbackOpponent` catches it, keeps the message and lets the built-in engine play on.
@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import queue
 import shlex
 import socket
-import subprocess
-import threading
+import time
 from collections.abc import Sequence
 
 from engine.core import Engine
@@ -20,6 +18,7 @@ from engine.dxp import ENGINE_NAME, dxp_position, move_from_message, move_messag
 from engine.dxp_protocol import (
     BackAcc,
     BackReq,
+    Chat,
     DxpConnection,
     DxpError,
     DxpMessage,
@@ -28,57 +27,51 @@ from engine.dxp_protocol import (
     GameReq,
     MoveMsg,
 )
-from engine.hub_protocol import HubMessage, format_message, parse_message
+from engine.hub_protocol import MAX_LINE, HubMessage, HubSyntaxError, format_message, parse_message
 from engine.notation import ProtocolMoveError, hub_line, parse_hub_move
+from engine.process import EngineGone, EngineProcess, EngineTimeout, ExternalEngineError
 from rules import Board, Color, Move
+
+__all__ = ["DxpEngine", "ExternalEngineError", "FallbackOpponent", "HubEngine"]
 
 logger = logging.getLogger(__name__)
 
 
-class ExternalEngineError(ValueError):
-    """An external engine failed: it died, timed out, broke the protocol or sent an illegal move."""
-
-
 class HubEngine:
-    """A Hub-protocol engine in a child process (e.g. Scan, or `dboard hub`)."""
+    """A Hub-protocol engine (e.g. Scan, or `dboard hub`) in a child process with its own process group.
+
+    Every question has one deadline counted from when it is asked, whatever the engine prints meanwhile:
+    the handshake (`hub` ... `wait`, `init` ... `ready`) `handshake_timeout` seconds each, a move its move
+    time plus `margin`. On any failure the group is killed and ExternalEngineError says why, with the
+    configured command and the engine's last stderr lines. `start=False` leaves the handshake to `start()`
+    (so another thread can `close()` an engine that hangs in it).
+    """
 
     def __init__(
         self,
         command: str | Sequence[str],
         variant: str = "international",
-        startup_timeout: float = 10.0,
-        grace: float = 5.0,
+        handshake_timeout: float = 10.0,
+        margin: float = 5.0,
+        start: bool = True,
     ) -> None:
-        self.command = shlex.split(command) if isinstance(command, str) else list(command)
-        self.variant = variant
-        self.grace = grace
-        self.name = self.command[0]
         try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as exc:
-            raise ExternalEngineError(f"cannot start hub engine {self.command[0]!r}: {exc}") from None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._read, daemon=True, name="hub-engine-reader")
-        self._reader.start()
-        self.send("hub")
-        while True:
-            msg = self._receive(startup_timeout, "hub")
-            if msg.command == "id":
-                self.name = msg.get("name", self.name) or self.name
-            elif msg.command == "wait":
-                break
-        if variant != "international":
-            self.send(format_message("set-param", name="variant", value=variant))
-        self.send("init")
-        while self._receive(startup_timeout, "init").command != "ready":
-            pass
+            self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:   # the configured command line, split as a shell would
+            raise ExternalEngineError(f"the hub engine command {command!r} cannot be split: {exc}") from None
+        if not self.command:
+            raise ExternalEngineError("the hub engine command is empty")
+        self.command_text = command if isinstance(command, str) else shlex.join(self.command)
+        self.variant = variant
+        self.handshake_timeout = handshake_timeout
+        self.margin = margin
+        self.name = self.command_text
+        try:
+            self.process = EngineProcess(self.command, MAX_LINE)
+        except ExternalEngineError as exc:
+            raise ExternalEngineError(f"cannot start hub engine {self.command_text!r}: {exc}") from None
+        if start:
+            self.start()
 
     def __repr__(self) -> str:
         return f"HubEngine({self.name!r}, pid={self.process.pid})"
@@ -89,42 +82,75 @@ class HubEngine:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            if line.strip():
-                self._lines.put(line.strip())
-        self._lines.put(None)
+    @property
+    def skipped_lines(self) -> int:
+        """Lines over MAX_LINE bytes the engine printed (skipped unread)."""
+        return self.process.skipped
 
-    def _died(self, doing: str) -> ExternalEngineError:
-        code = self.process.poll()
-        if code is None:
-            try:
-                code = self.process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                code = None
+    def _failure(self, what: str) -> ExternalEngineError:
+        """Kill the group and describe the failure with the command and the engine's last stderr lines."""
+        self.process.kill()
+        tail = self.process.stderr_tail()
+        where = [] if self.name == self.command_text else [f"command: {self.command_text}"]
+        if tail:
+            where.append("its last words on stderr: " + " | ".join(tail))
+        said = f" ({'; '.join(where)})" if where else ""
+        return ExternalEngineError(f"hub engine {self.name!r} {what}{said}")
+
+    def _gone(self, doing: str) -> ExternalEngineError:
+        if self.process.lines_closed:
+            return self._failure(f"was closed while {doing}")
+        code = self.process.exit_code(wait=0.5)
         how = f"exited with code {code}" if code is not None else "closed its output"
-        return ExternalEngineError(f"hub engine {self.name!r} {how} while {doing}")
+        return self._failure(f"{how} while {doing}")
 
-    def send(self, line: str) -> None:
-        """Write one command line to the engine."""
+    def send(self, line: str, deadline: float | None = None) -> None:
+        """Write one command line to the engine (by `deadline`, default a handshake's time from now)."""
+        deadline = time.monotonic() + self.handshake_timeout if deadline is None else deadline
         try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._died(f"receiving {line.split()[0]!r}") from None
+            self.process.send(line, deadline)
+        except EngineTimeout:
+            raise self._failure(f"did not read {line.split()[0]!r} in time") from None
+        except EngineGone:
+            raise self._gone(f"receiving {line.split()[0]!r}") from None
 
-    def _receive(self, timeout: float, doing: str) -> HubMessage:
+    def _ask(self, lines: Sequence[str], answer: str, timeout: float, doing: str) -> list[HubMessage]:
+        """Send `lines`, then read until a line with command `answer`, all within `timeout` from now."""
+        deadline = time.monotonic() + timeout
+        self.process.lines.clear()   # answers to an earlier question are stale
+        for line in lines:
+            self.send(line, deadline)
+        seen: list[HubMessage] = []
+        while True:
+            try:
+                text = self.process.receive(deadline)
+            except EngineTimeout:
+                raise self._failure(f"did not answer {doing!r} within {timeout:g} s") from None
+            except EngineGone:
+                raise self._gone(f"answering {doing!r}") from None
+            try:
+                msg = parse_message(text)
+            except HubSyntaxError as exc:
+                raise self._failure(f"sent a line that is not Hub protocol ({doing!r}): {exc}") from None
+            if msg.command == "error":
+                raise self._failure(f"reported an error ({doing!r}): {msg.get('message', text)}")
+            seen.append(msg)
+            if msg.command == answer:
+                return seen
+
+    def start(self) -> None:
+        """The handshake: `hub` until `wait` (reading the engine's name), the variant, `init` to `ready`."""
         try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            raise ExternalEngineError(
-                f"hub engine {self.name!r} did not answer {doing!r} within {timeout:.1f}s"
-            ) from None
-        if line is None:
-            raise self._died(f"answering {doing!r}")
-        return parse_message(line)
+            for msg in self._ask(["hub"], "wait", self.handshake_timeout, "hub"):
+                if msg.command == "id" and msg.get("name"):
+                    self.name = msg.get("name") or self.name
+            setup = [] if self.variant == "international" else [
+                format_message("set-param", name="variant", value=self.variant)
+            ]
+            self._ask([*setup, "init"], "ready", self.handshake_timeout, "init")
+        except ExternalEngineError:
+            self.process.kill()
+            raise
 
     def new_game(self) -> None:
         """Tell the engine a new game starts."""
@@ -132,55 +158,47 @@ class HubEngine:
 
     def play(self, board: Board, move_time: float = 1.0) -> Move:
         """Ask for a move in `board`'s position; raises ExternalEngineError on any failure."""
-        if self.process.poll() is not None:
-            raise self._died("idle")
-        self.send(format_message("pos", **hub_line(board)))   # with the recent moves, for the draw rules
-        self.send(format_message("level", move_time=f"{move_time:g}"))
-        self.send("go think")
-        while True:
-            msg = self._receive(move_time + self.grace, "go think")
-            if msg.command == "done":
-                text = msg.get("move") or ""
-                try:
-                    return parse_hub_move(board, text)
-                except ProtocolMoveError as exc:
-                    raise ExternalEngineError(
-                        f"hub engine {self.name!r} sent an illegal move: {exc}"
-                    ) from None
+        if self.process.exit_code() is not None:
+            raise self._gone("idle")
+        lines = [
+            format_message("pos", **hub_line(board)),   # with the recent moves, for the draw rules
+            format_message("level", move_time=f"{move_time:g}"),
+            "go think",
+        ]
+        done = self._ask(lines, "done", move_time + self.margin, "go think")[-1]
+        text = done.get("move") or ""
+        try:
+            return parse_hub_move(board, text)
+        except ProtocolMoveError as exc:
+            raise self._failure(f"sent an illegal move: {exc}") from None
 
-    def close(self) -> None:
-        """Ask the engine to quit, then end the process if it lingers."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ExternalEngineError):
-                self.send("quit")
-            try:
-                self.process.wait(timeout=2.0)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+    def close(self, grace: float = 0.5) -> None:
+        """Ask the engine to quit, give it `grace` seconds, then kill its process group (never longer)."""
+        self.process.close("quit", grace)
 
 
 class DxpEngine:
-    """A DXP peer (a follower listening on host:port) playing one game against us."""
+    """A DXP peer (a follower listening on host:port, e.g. Scan or Moby Dam) playing one game against us.
 
-    def __init__(self, host: str, port: int, timeout: float = 10.0, grace: float = 5.0) -> None:
-        self.host, self.port, self.grace = host, port, grace
-        try:
-            sock = socket.create_connection((host, port), timeout=timeout)
-        except OSError as exc:
-            raise ExternalEngineError(f"cannot connect to DXP engine at {host}:{port}: {exc}") from None
-        self.conn = DxpConnection(sock, timeout)
-        self.timeout = timeout
+    The connection and each answer to a request (GAMEREQ, BACKREQ) have `handshake_timeout` seconds, each
+    move its move time plus `margin`, counted from when it is asked for. `connect=False` leaves connecting
+    to `connect()` (so another thread can `close()` the engine meanwhile).
+    """
+
+    def __init__(self, host: str, port: int, handshake_timeout: float = 30.0, margin: float = 5.0,
+                 connect: bool = True) -> None:
+        self.host, self.port = host, port
+        self.handshake_timeout, self.margin = handshake_timeout, margin
         self.name = f"{host}:{port}"
+        self.conn: DxpConnection | None = None
         self.synced: list[Move] = []
         self.start: Board | None = None
+        self._closed = False
+        if connect:
+            self.connect()
 
     def __repr__(self) -> str:
-        return f"DxpEngine({self.name!r})"
+        return f"DxpEngine({self.name!r}, closed={self._closed})"
 
     def __enter__(self) -> DxpEngine:
         return self
@@ -188,35 +206,59 @@ class DxpEngine:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _receive(self, timeout: float, doing: str) -> DxpMessage:
-        self.conn.sock.settimeout(timeout)
+    def _error(self, what: str) -> ExternalEngineError:
+        return ExternalEngineError(f"DXP engine {self.name} {what}")
+
+    def connect(self) -> None:
+        """Open the TCP connection (within the handshake time)."""
         try:
-            return self.conn.receive()
-        except TimeoutError:
-            raise ExternalEngineError(
-                f"DXP engine {self.name} did not answer {doing} within {timeout:.1f}s"
-            ) from None
-        except (ConnectionError, OSError) as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} disconnected while {doing}: {exc}") from None
-        except DxpError as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} broke the protocol: {exc}") from None
+            sock = socket.create_connection((self.host, self.port), timeout=self.handshake_timeout)
+        except OSError as exc:
+            where = f"{self.host}:{self.port}"
+            raise ExternalEngineError(f"cannot connect to DXP engine at {where}: {exc}") from None
+        self.conn = DxpConnection(sock, send_timeout=self.handshake_timeout)
+        if self._closed:   # closed while connecting
+            self.conn.close()
+            raise self._error("was closed")
+
+    def _receive(self, deadline: float, doing: str, timeout: float) -> DxpMessage:
+        """The next record other than chat before `deadline`."""
+        assert self.conn is not None
+        while True:
+            try:
+                msg = self.conn.receive(deadline)
+            except TimeoutError:
+                raise self._error(f"did not answer {doing} within {timeout:g} s") from None
+            except DxpError as exc:
+                raise self._error(f"broke the protocol: {exc}") from None
+            except OSError as exc:
+                what = "was closed" if self._closed else f"disconnected while {doing}: {exc}"
+                raise self._error(what) from None
+            if not isinstance(msg, Chat):
+                return msg
+            logger.info("DXP engine %s says: %s", self.name, msg.text)
 
     def _send(self, msg: DxpMessage, doing: str) -> None:
+        if self.conn is None:
+            raise self._error("is not connected")
         try:
             self.conn.send(msg)
         except OSError as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} disconnected while {doing}: {exc}") from None
+            raise self._error(f"disconnected while {doing}: {exc}") from None
+
+    def _ask(self, msg: DxpMessage, doing: str) -> DxpMessage:
+        self._send(msg, doing)
+        return self._receive(time.monotonic() + self.handshake_timeout, doing, self.handshake_timeout)
 
     def start_game(self, board: Board, engine_color: Color) -> None:
         """Request a game from `board`'s position with the peer playing `engine_color`."""
+        if self.conn is None:
+            self.connect()
         side, squares = dxp_position(board)
-        self._send(
-            GameReq(ENGINE_NAME, "W" if engine_color == Color.WHITE else "Z", 0, 0, side, squares),
-            "requesting a game",
-        )
-        answer = self._receive(self.timeout, "GAMEREQ")
+        follower = "W" if engine_color == Color.WHITE else "Z"
+        answer = self._ask(GameReq(ENGINE_NAME, follower, 0, 0, side, squares), "GAMEREQ")
         if not isinstance(answer, GameAcc) or answer.code != 0:
-            raise ExternalEngineError(f"DXP engine {self.name} refused the game ({answer})")
+            raise self._error(f"refused the game ({answer})")
         self.name = answer.name or self.name
         self.start = board.copy()
         self.synced = []
@@ -233,10 +275,9 @@ class DxpEngine:
             for move in played[:common]:
                 replay.push(move)
             number = common // 2 + 1  # move number counted from the game's start position
-            self._send(BackReq(number, "W" if replay.turn == Color.WHITE else "Z"), "taking back")
-            answer = self._receive(self.timeout, "BACKREQ")
+            answer = self._ask(BackReq(number, "W" if replay.turn == Color.WHITE else "Z"), "BACKREQ")
             if not isinstance(answer, BackAcc) or answer.code != 0:
-                raise ExternalEngineError(f"DXP engine {self.name} refused the takeback ({answer})")
+                raise self._error(f"refused the takeback ({answer})")
             self.synced = self.synced[:common]
         replay = self.start.copy()
         for move in played[: len(self.synced)]:
@@ -246,28 +287,47 @@ class DxpEngine:
             replay.push(move)
             self.synced.append(move)
 
+    def _continues(self, board: Board) -> bool:
+        """Whether `board`'s game goes through the position this peer's game started from."""
+        start = self.start
+        if start is None or len(board.move_stack) < len(start.move_stack):
+            return False
+        root = board.copy()
+        for _ in range(len(board.move_stack) - len(start.move_stack)):
+            root.pop()
+        return root == start
+
     def play(self, board: Board, move_time: float = 1.0) -> Move:
-        """Send our moves since the last call, then wait for the peer's move."""
+        """Send our moves since the last call, then wait for the peer's move (move time plus margin)."""
+        if self.start is not None and not self._continues(board):   # taken back past the game's start
+            self._send(GameEnd(0, 0), "ending the game")
+            self.start = None
         if self.start is None:
             self.start_game(board.copy(), board.turn)
         self._sync(board)
-        msg = self._receive(move_time + self.grace + self.timeout, "thinking")
+        timeout = move_time + self.margin
+        msg = self._receive(time.monotonic() + timeout, "with a move", timeout)
         if isinstance(msg, GameEnd):
-            raise ExternalEngineError(f"DXP engine {self.name} ended the game (reason {msg.reason})")
+            raise self._error(f"ended the game (reason {msg.reason})")
         if not isinstance(msg, MoveMsg):
-            raise ExternalEngineError(f"DXP engine {self.name} sent {msg} where a move was expected")
+            raise self._error(f"sent {msg} where a move was expected")
         try:
             move = move_from_message(board, msg)
         except ProtocolMoveError as exc:
-            raise ExternalEngineError(f"DXP engine {self.name} sent an illegal move: {exc}") from None
+            raise self._error(f"sent an illegal move: {exc}") from None
         self.synced.append(move)
         return move
 
     def close(self) -> None:
-        """End the game politely and close the socket."""
-        with contextlib.suppress(OSError):
-            self.conn.send(GameEnd(0, 1))
-        self.conn.close()
+        """End the game politely (if the peer takes it at once) and close the connection; a thread waiting
+        for the peer's answer wakes up with an error."""
+        self._closed = True
+        conn = self.conn
+        if conn is not None:
+            conn.send_timeout = 0.2
+            with contextlib.suppress(OSError):
+                conn.send(GameEnd(0, 1))
+            conn.close()
 
 
 class FallbackOpponent:

@@ -6,15 +6,18 @@ Searches run on a thread so `stop` and `ponder-hit` are handled while thinking.
 from __future__ import annotations
 
 import logging
+import math
+import os
 import sys
 import threading
 import time
-from typing import TextIO
+from typing import Any, BinaryIO, TextIO
 
 from engine.core import Engine
-from engine.hub_protocol import HubMessage, HubSyntaxError, format_message, parse_message
+from engine.hub_protocol import MAX_LINE, HubMessage, HubSyntaxError, format_message, parse_message
 from engine.limits import MATE, MATE_BOUND, Progress, SearchLimits
 from engine.notation import board_from_position, hub_move_text, parse_hub_move
+from engine.process import iter_capped_lines
 from rules import VARIANT_IDS, Board, get_variant
 
 logger = logging.getLogger(__name__)
@@ -35,7 +38,7 @@ def hub_score(score: int) -> str:
 class HubServer:
     """One Hub session: reads commands from `inp`, writes replies to `out`, until `quit` or end of input."""
 
-    def __init__(self, inp: TextIO, out: TextIO, variant: str = "international", level: int = 10) -> None:
+    def __init__(self, inp: BinaryIO, out: TextIO, variant: str = "international", level: int = 10) -> None:
         self.inp = inp
         self.out = out
         self.variant = get_variant(variant)
@@ -48,26 +51,38 @@ class HubServer:
         self._thread: threading.Thread | None = None
         self._ponder_deadline: threading.Timer | None = None
         self._move_time = 1.0
+        self.gone = False   # the GUI closed our output: stop quietly
 
     def __repr__(self) -> str:
         return f"HubServer({self.variant.id}, level={self.level})"
 
     def send(self, line: str) -> None:
-        """Write one reply line and flush."""
+        """Write one reply line and flush; once the GUI has gone, write nothing more (and raise nothing)."""
         with self._write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.gone:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):   # a broken pipe or a closed stream: the GUI went away
+                self.gone = True
+                self._stop.set()
 
     def run(self) -> int:
-        """Serve until `quit`; returns the process exit code."""
-        for raw in self.inp:
-            line = raw.strip()
+        """Serve until `quit`, the end of input or the GUI closing our output; returns the exit code."""
+        for raw in iter_capped_lines(self.inp, MAX_LINE):
+            if self.gone:
+                break
+            if raw is None:
+                self.send(format_message("error", message=f"line longer than {MAX_LINE} bytes skipped"))
+                continue
+            line = raw.decode("utf-8", "replace").strip()
             if not line:
                 continue
             try:
                 msg = parse_message(line)
             except HubSyntaxError as exc:
-                self.send(f"error {format_message('', message=str(exc)).strip()}")
+                self.send(format_message("error", message=str(exc)))
                 continue
             if msg.command == "quit":
                 break
@@ -144,20 +159,23 @@ class HubServer:
         self.board = board
 
     def _set_level(self, msg: HubMessage) -> None:
+        """`level infinite | depth=N | nodes=N | move-time=S | time=S [moves=N] [inc=S]`, each checked."""
         args = msg.args
         if "infinite" in msg.flags:
             self.limits = SearchLimits()
         elif "depth" in args:
-            self.limits = SearchLimits(depth=int(args["depth"]))
+            self.limits = SearchLimits(depth=_level_number(args, "depth", int))
         elif "nodes" in args:
-            self.limits = SearchLimits(nodes=int(args["nodes"]))
+            self.limits = SearchLimits(nodes=_level_number(args, "nodes", int))
         elif "move-time" in args:
-            self.limits = SearchLimits(time=float(args["move-time"]))
+            self.limits = SearchLimits(time=_level_number(args, "move-time", float))
         elif "time" in args:
-            total = float(args["time"])
-            moves = int(args.get("moves", "0") or 0) or 30
-            inc = float(args.get("inc", "0") or 0)
+            total = _level_number(args, "time", float)
+            moves = _level_number(args, "moves", int, "0", zero_ok=True) or 30
+            inc = _level_number(args, "inc", float, "0", zero_ok=True)
             self.limits = SearchLimits(time=max(0.05, min(total * 0.8, total / moves + inc)))
+        else:
+            raise ValueError(f"level: expected infinite, depth, nodes, move-time or time, got {msg}")
         self._move_time = self.limits.time or 1.0
 
     def _go(self, ponder: bool, analyze: bool) -> None:
@@ -239,9 +257,28 @@ class HubServer:
         self._thread = None
 
 
+def _level_number(args: dict[str, str], key: str, kind: type[int] | type[float], default: str | None = None,
+                  zero_ok: bool = False) -> Any:
+    """Argument `key` of a `level` command as a finite number above 0 (or equal to it, with `zero_ok`)."""
+    text = args.get(key, default) or ""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and (value > 0 or (zero_ok and value == 0))):
+        what = "an integer" if kind is int else "a number of seconds"
+        bound = "of 0 or more" if zero_ok else "above 0"
+        raise ValueError(f"level: {key} must be {what} {bound}, got {text!r}")
+    return value
+
+
 def main(variant: str = "international", level: int = 10) -> int:
-    """Serve the Hub protocol on the process's stdin/stdout."""
-    return HubServer(sys.stdin, sys.stdout, variant, level).run()
+    """Serve the Hub protocol on the process's stdin/stdout (quietly, if the GUI closes them)."""
+    server = HubServer(sys.stdin.buffer, sys.stdout, variant, level)
+    code = server.run()
+    if server.gone:   # nothing may be flushed to the closed pipe at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return code
 
 
 if __name__ == "__main__":

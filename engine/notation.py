@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules import Board, Color, Move, Variant
+from rules import Board, Color, Move, Piece, Variant
 
 
 class ProtocolMoveError(ValueError):
@@ -143,4 +143,26 @@ def board_from_position(
                 f"position letter {ch!r} at square {index + 1}: expected e, {white} or {black}"
             )
     fen = f"{'W' if side == turn[0] else 'B'}:W{','.join(whites)}:B{','.join(blacks)}"
-    return Board(variant, fen)
+    board = Board(variant, fen)
+    check_position(board)
+    return board
+
+
+def check_position(board: Board) -> None:
+    """ProtocolMoveError naming why `board` cannot arise in a game of its variant: no piece at all, more
+    pieces of a color than it starts with, or a man on the row where it would have been crowned."""
+    variant = board.variant
+    pieces = board.pieces()
+    if not pieces:
+        raise ProtocolMoveError("the position is an empty board")
+    num = variant.geometry.number
+    for color, setup in ((Color.WHITE, variant.setup_white), (Color.BLACK, variant.setup_black)):
+        name = color.name.lower()
+        count = sum(p.color == color for p in pieces.values())
+        start = len(variant.square_set(setup))
+        if count > start:
+            raise ProtocolMoveError(f"the position has {count} {name} pieces; the game starts with {start}")
+        crowned = sorted(num(sq) for sq in variant.crown_squares(color)
+                         if sq in pieces and pieces[sq] == Piece(color))
+        if crowned:
+            raise ProtocolMoveError(f"a {name} man on square {crowned[0]}, where it would have been crowned")

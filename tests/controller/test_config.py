@@ -59,3 +59,20 @@ def test_bad_command_line_value_is_a_one_line_error(tmp_path: Path,
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1
     assert len(err) == 1 and "absent.toml" in err[0]
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"opponent": "scan"}, "opponent: expected one of engine, person, external, dxp, got 'scan'"),
+    ({"dxp_engine": "localhost"}, "dxp_engine: expected HOST:PORT"),
+    ({"dxp_engine": "localhost:99999"}, "dxp_engine: expected HOST:PORT"),
+    ({"external_margin": float("nan")}, "external_margin: must be a positive number of seconds, got nan"),
+    ({"dxp_handshake": 0.0}, "dxp_handshake: must be a positive"),
+])
+def test_engine_settings_are_checked(changes: dict, message: str) -> None:
+    with pytest.raises(config.ConfigError, match=message):
+        config.Config(**changes)
+
+
+def test_a_dxp_engine_is_host_and_port() -> None:
+    assert config.host_port("[::1]:27531") == ("::1", 27531)
+    assert config.Config(opponent="dxp", dxp_engine="scan.local:27531").dxp_engine == "scan.local:27531"

@@ -170,6 +170,8 @@ def test_the_console_board_names_its_squares_and_refuses_cells_off_the_board() -
     ("black", "`quit` stops."),                       # at the prompt, reading the terminal
     ("white", "New game of English draughts"),        # the computer (Black) thinking, its worker busy
 ])
+
+
 def test_ctrl_c_stops_at_once(human: str, until: str) -> None:
     """Issue 13 item 7: Ctrl-C ends `dboard play` cleanly with one line, at the prompt or while the engine's
     worker is searching. The terminal sends SIGINT to the whole foreground process group (the console and
@@ -194,3 +196,50 @@ def test_ctrl_c_stops_at_once(human: str, until: str) -> None:
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert out.strip().splitlines()[-1] == "Stopped: the board is dark and the game is saved."
+
+
+def test_sigterm_stops_play_at_once_while_an_engine_is_wedged(tmp_path: Path, fake_hub) -> None:
+    """An engine that prints `info` for ever and ignores everything: SIGTERM still ends `dboard play` within
+    2 s (it ran on until SIGKILL), and the engine's whole process group goes with it."""
+    fake = fake_hub("chatty")
+    script = tmp_path / "lines.txt"
+    script.write_text("show\n", encoding="utf-8")
+    command = [sys.executable, "-m", "controller.cli", "-q", "play", "--variant", "english", "--opponent",
+               "external", "--external-engine", fake.command, "--human-color", "white",
+               "--engine-time", "600", "--no-web", "--no-journal", "--script", str(script)]
+    service = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not fake.asked.exists() and time.monotonic() < deadline:   # the engine is thinking
+            time.sleep(0.02)
+        assert fake.asked.exists(), service.stderr
+        stopped = time.monotonic()
+        service.terminate()
+        _out, err = service.communicate(timeout=2.0)
+        took = time.monotonic() - stopped
+    finally:
+        service.kill()
+        service.wait()
+    assert service.returncode == 0 and "Traceback" not in err, err
+    assert took < 2.0
+    fake.assert_gone()
+
+
+def test_play_against_a_dxp_engine(tmp_path: Path) -> None:
+    """`dboard play --opponent dxp --dxp-engine HOST:PORT`: the DXP engine (`dboard dxp --listen`) plays
+    White's moves, made on the simulated board by --auto-computer (through the script)."""
+    command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--listen", "0", "--level", "1",
+               "--time", "0.05"]
+    follower = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(follower.stdout.readline().rsplit(":", 1)[1])  # type: ignore[union-attr]
+        out = play(tmp_path, "19-23\n", "--variant", "international", "--human-color", "black", "--opponent",
+                   "dxp", "--dxp-engine", f"127.0.0.1:{port}", "--no-journal", "--no-web").stdout
+    finally:
+        follower.kill()
+        follower.wait()
+    moves = [line for line in out.splitlines() if line.startswith("move ")]
+    assert [move.split()[-1] for move in moves] == ["(white)", "(black)", "(white)"], out
+    assert moves[1] == "move 2: 19-23 (black)" and out.count("The computer (white) plays") == 2, out
+    assert "failed" not in out, out

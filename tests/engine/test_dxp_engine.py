@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -34,7 +37,7 @@ def _start_follower(*extra: str) -> tuple[subprocess.Popen, int]:
 def test_dxp_game_with_takeback_then_follower_killed() -> None:
     proc, port = _start_follower("--level", "1", "--time", "0.1")
     try:
-        peer = DxpEngine("127.0.0.1", port, timeout=20.0)
+        peer = DxpEngine("127.0.0.1", port, handshake_timeout=20.0)
         us = Engine("international")
         board = Board("international")
         peer.start_game(board, Color.BLACK)  # we are White
@@ -82,10 +85,64 @@ def test_dxp_initiator_and_follower_play_a_whole_game_in_process() -> None:
 
 
 def test_dxp_connection_refused_is_a_clear_error() -> None:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with pytest.raises(ExternalEngineError, match=f"cannot connect to DXP engine at 127.0.0.1:{port}"):
-        DxpEngine("127.0.0.1", port, timeout=2.0)
+        DxpEngine("127.0.0.1", port, handshake_timeout=2.0)
+
+
+class _HostileFollower:
+    """A TCP server that accepts one connection and does `behavior` with it (on a thread)."""
+
+    def __init__(self, behavior) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.behavior = behavior
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        conn, _ = self.server.accept()
+        with conn, contextlib.suppress(OSError):
+            self.behavior(conn)
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def _silent(conn: socket.socket) -> None:
+    while conn.recv(4096):
+        pass
+
+
+def _trickling(conn: socket.socket) -> None:
+    while True:
+        conn.send(b"C")   # a chat record that never ends
+        time.sleep(0.02)
+
+
+def _accepts_then_thinks_for_ever(conn: socket.socket) -> None:
+    conn.recv(4096)
+    conn.sendall(b"A" + b"slowpoke".ljust(32) + b"0\0")
+    while conn.recv(4096):
+        conn.sendall(b"Cstill thinking\0")   # chat does not count as an answer
+
+
+@pytest.mark.parametrize(("behavior", "error"), [
+    (_silent, "did not answer GAMEREQ within 0.5 s"),
+    (_trickling, "did not answer GAMEREQ within 0.5 s"),
+    (_accepts_then_thinks_for_ever, "did not answer with a move within 0.6 s"),
+])
+def test_dxp_engine_deadlines_count_from_each_question(behavior, error: str) -> None:
+    """DxpEngine read with a per-recv timeout: a trickling peer held it for ever (issue 22, item 7)."""
+    follower = _HostileFollower(behavior)
+    try:
+        opponent = FallbackOpponent(DxpEngine("127.0.0.1", follower.port, handshake_timeout=0.5, margin=0.5),
+                                    "international", level=1)
+        board = Board("international")
+        started = time.monotonic()
+        assert opponent.play(board, 0.1) in board.legal_moves
+        assert time.monotonic() - started >= 0.5
+        assert opponent.using_fallback and error in (opponent.error or "")
+    finally:
+        follower.close()

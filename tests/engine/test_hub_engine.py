@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ import pytest
 from engine.external import ExternalEngineError, FallbackOpponent, HubEngine
 from engine.hub_protocol import parse_message
 from engine.notation import hub_line, parse_hub_move, position_string
+from engine.process import LineQueue
 from rules import Board
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,12 +27,13 @@ HUB_COMMAND = [sys.executable, "-m", "controller.cli", "-q", "hub"]
 class HubProcess:
     """Test-side driver of a hub engine process with a reader thread and timeouts."""
 
-    def __init__(self, *extra: str) -> None:
+    def __init__(self, *extra: str, stderr: int | None = None) -> None:
         self.proc = subprocess.Popen(
             [*HUB_COMMAND, *extra],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            stderr=stderr,
             text=True,
             bufsize=1,
         )
@@ -46,12 +50,19 @@ class HubProcess:
             self.proc.wait()
 
     def _read(self) -> None:
-        for line in self.proc.stdout:  # type: ignore[union-attr]
-            self.lines.put(line.strip())
+        with contextlib.suppress(ValueError, OSError):   # a test may close the pipe under us
+            for line in self.proc.stdout:  # type: ignore[union-attr]
+                self.lines.put(line.strip())
 
-    def send(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")  # type: ignore[union-attr]
-        self.proc.stdin.flush()  # type: ignore[union-attr]
+    def send(self, line: str | bytes) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        if isinstance(line, bytes):
+            stdin.buffer.write(line + b"\n")
+            stdin.buffer.flush()
+        else:
+            stdin.write(line + "\n")
+            stdin.flush()
 
     def until(self, command: str, timeout: float = 30.0) -> list:
         seen = []
@@ -114,8 +125,56 @@ def test_hub_session_in_subprocess() -> None:
         assert hub.proc.wait(timeout=10) == 0
 
 
+def test_hub_errors_are_lines_its_own_parser_reads() -> None:
+    """Replies to bad input are Hub lines (`"` inside an error made them unreadable), one per bad line."""
+    with HubProcess() as hub:
+        hub.send('pos pos="W')
+        assert "never closed" in hub.until("error")[-1].get("message")
+        hub.send(b"\xff\xfe\x00 x=1")
+        assert "unknown command" in hub.until("error")[-1].get("message")
+        hub.send("info " + "x" * 100_000)
+        assert hub.until("error")[-1].get("message") == "line longer than 65536 bytes skipped"
+        hub.send("ping")
+        hub.until("pong")
+
+
+BAD_LINES = [
+    ("level move-time=nan", "level: move-time must be a number of seconds above 0, got 'nan'"),
+    ("level time=-5", "level: time must be a number of seconds above 0, got '-5'"),
+    ("level time=60 inc=-1", "level: inc must be a number of seconds of 0 or more, got '-1'"),
+    ("level depth=0", "level: depth must be an integer above 0, got '0'"),
+    ("level nodes=many", "level: nodes must be an integer above 0, got 'many'"),
+    ("level", "level: expected infinite, depth, nodes, move-time or time"),
+    ("pos pos=Ww" + "e" * 48 + "b", "a white man on square 1, where it would"),
+    ("pos pos=W" + "e" * 50, "the position is an empty board"),
+    ("pos pos=W" + "w" * 50, "the position has 50 white pieces; the game starts with 20"),
+]
+
+
+def test_hub_refuses_bad_levels_and_impossible_positions() -> None:
+    """`level move-time=nan` searched for ever, `time=-5` and impossible positions were accepted."""
+    with HubProcess() as hub:
+        for line, message in BAD_LINES:
+            hub.send(line)
+            assert message in hub.until("error")[-1].get("message"), line
+        hub.send("quit")
+        assert hub.proc.wait(timeout=10) == 0
+
+
+def test_hub_exits_quietly_when_the_gui_goes_away_mid_search() -> None:
+    """The GUI closes the pipes while the engine searches: no traceback (there were several), exit code 0."""
+    with HubProcess(stderr=subprocess.PIPE) as hub:
+        hub.send("level move-time=5")
+        hub.send("go think")
+        hub.until("info")
+        hub.proc.stdout.close()  # type: ignore[union-attr]
+        hub.proc.stdin.close()  # type: ignore[union-attr]
+        assert hub.proc.wait(timeout=20) == 0
+        assert hub.proc.stderr.read() == ""  # type: ignore[union-attr]
+
+
 def test_hub_engine_client_and_fallback_when_it_is_killed() -> None:
-    engine = HubEngine(HUB_COMMAND, grace=10.0)
+    engine = HubEngine(HUB_COMMAND, margin=10.0)
     assert engine.name == "draughts-board"
     opponent = FallbackOpponent(engine, "international", level=1)
     board = Board("international")
@@ -126,7 +185,7 @@ def test_hub_engine_client_and_fallback_when_it_is_killed() -> None:
         board.push(next(iter(board.legal_moves)))
     assert not opponent.using_fallback
     os.kill(engine.process.pid, signal.SIGKILL)
-    engine.process.wait(timeout=10)
+    engine.process.exit_code(wait=10)
     move = opponent.play(board, 0.1)
     assert move in board.legal_moves
     assert opponent.using_fallback
@@ -194,9 +253,124 @@ def test_hub_client_sends_the_recent_moves_for_the_draw_rules() -> None:
         board.push(board.parse_move(text))
     args = hub_line(board)
     assert args == {"pos": position_string(Board("english", "W:WK1:BK3,12")), "moves": "1-6 3-7 6-1 7-3"}
-    engine = HubEngine(HUB_COMMAND, variant="english", grace=10.0)
+    engine = HubEngine(HUB_COMMAND, variant="english", margin=10.0)
     try:
         assert board.move_text(engine.play(board, 0.5)) == "1-6"
         assert board.move_text(engine.play(Board("english", board.fen()), 0.5)) == "1-5"   # no history
     finally:
         engine.close()
+
+
+# --- misbehaving engines (issue 22): each one fails within its deadline, and leaves no process behind ---
+
+
+def _fallback_move(engine: HubEngine, move_time: float = 0.2) -> tuple[FallbackOpponent, float]:
+    """The move the FallbackOpponent plays with `engine` at the start position, and how long it took."""
+    opponent = FallbackOpponent(engine, "international", level=1)
+    board = Board("international")
+    started = time.monotonic()
+    move = opponent.play(board, move_time)
+    assert move in board.legal_moves
+    return opponent, time.monotonic() - started
+
+
+@pytest.mark.parametrize("mode", ["chatty", "flood"])
+def test_an_engine_that_talks_but_never_answers_is_replaced_at_the_deadline(fake_hub, mode: str) -> None:
+    """The deadline counts from `go`, whatever the engine prints meanwhile (it restarted with every line)."""
+    fake = fake_hub(mode)
+    engine = HubEngine(fake.argv, margin=0.5)
+    opponent, took = _fallback_move(engine, 0.2)
+    assert opponent.using_fallback and took >= 0.7
+    assert f"hub engine '{mode}' did not answer 'go think' within 0.7 s" in (opponent.error or "")
+    assert len(engine.process.lines) == 0
+    fake.assert_gone()
+
+
+def test_the_line_queue_is_bounded_and_keeps_only_the_newest_info() -> None:
+    lines = LineQueue(capacity=3)
+    for depth in range(100_000):
+        assert lines.put(f"info depth={depth}", coalesce=True)
+    assert lines.put("done move=32-28")
+    assert lines.put("info depth=7", coalesce=True)  # joins the waiting info line
+    assert len(lines) == 2
+    assert [lines.get(0), lines.get(0)] == ["info depth=7", "done move=32-28"]
+    for n in range(3):
+        lines.put(f"line {n}")
+    blocked = threading.Thread(target=lines.put, args=("line 3",))
+    blocked.start()   # a full queue makes the reader wait (and so the engine), it does not grow
+    blocked.join(0.2)
+    assert blocked.is_alive() and len(lines) == 3
+    lines.close()
+    blocked.join(5)
+    assert not blocked.is_alive() and lines.get(0) is None
+
+
+@pytest.mark.parametrize("mode", ["chatty-start", "mute-start"])
+def test_an_engine_that_never_finishes_the_handshake_is_killed_every_time(fake_hub, mode: str) -> None:
+    fake = fake_hub(mode)
+    for _ in range(3):
+        with pytest.raises(ExternalEngineError, match=f"{mode}.* did not answer 'hub' within 1 s"):
+            HubEngine(fake.argv, handshake_timeout=1.0)
+    assert len(fake.groups()) == 3
+    fake.assert_gone()
+
+
+@pytest.mark.parametrize(("mode", "name", "skipped"), [
+    ("apostrophes", "Ed's-engine", 0),         # an apostrophe was a shell quote (item 2)
+    ("non-utf8", "caf\ufffd\ufffd", 0),        # killed the reader, reported as silence (item 8)
+    ("long-line", "long-line", 1),             # a 1 MB line: skipped and counted (item 8)
+    ("flood-then-move", "flood-then-move", 0),  # 20 MB of info before the move coalesce (item 1)
+])
+def test_odd_output_is_read_as_text_and_the_engine_plays_on(fake_hub, mode: str, name: str,
+                                                            skipped: int) -> None:
+    fake = fake_hub(mode)
+    with HubEngine(fake.argv, margin=30.0) as engine:
+        assert engine.name == name
+        opponent, _took = _fallback_move(engine)
+        assert not opponent.using_fallback, opponent.error
+        assert engine.skipped_lines == skipped
+    fake.assert_gone()
+
+
+def test_a_line_that_is_not_hub_protocol_is_an_engine_failure(fake_hub) -> None:
+    fake = fake_hub("unparsable")
+    opponent, _took = _fallback_move(HubEngine(fake.argv))
+    assert opponent.using_fallback and "not Hub protocol" in (opponent.error or "")
+    assert "never closed" in (opponent.error or "")
+    fake.assert_gone()
+
+
+def test_a_helper_that_keeps_the_output_open_neither_blocks_the_fallback_nor_survives(fake_hub) -> None:
+    fake = fake_hub("helper")
+    opponent, _took = _fallback_move(HubEngine(fake.argv, margin=30.0))
+    assert opponent.using_fallback
+    assert "exited with code 1 while answering 'go think'" in (opponent.error or "")
+    fake.assert_gone()
+
+
+def test_an_engine_behind_a_shell_wrapper_is_killed_with_its_wrapper(fake_hub) -> None:
+    fake = fake_hub("chatty")
+    engine = HubEngine(["sh", "-c", f"{fake.command}; echo wrapper done"], margin=0.3)
+    opponent, _took = _fallback_move(engine, 0.1)
+    assert opponent.using_fallback and "within 0.4 s" in (opponent.error or "")
+    fake.assert_gone()
+    assert engine.process.exit_code() == -signal.SIGKILL
+
+
+def test_a_crash_reports_the_command_and_the_last_20_lines_of_stderr(fake_hub) -> None:
+    fake = fake_hub("crash")
+    opponent, _took = _fallback_move(HubEngine(fake.argv))
+    error = opponent.error or ""
+    assert "hub engine 'crash' exited with code 1" in error and f"command: {fake.command}" in error
+    assert "Traceback line 29: something broke" in error and "Traceback line 10:" in error
+    assert "Traceback line 9:" not in error
+    fake.assert_gone()
+
+
+def test_an_engine_that_ignores_quit_is_killed_on_close(fake_hub) -> None:
+    fake = fake_hub("ignore-quit")
+    engine = HubEngine(fake.argv)
+    opponent, _took = _fallback_move(engine)
+    assert not opponent.using_fallback
+    engine.close(grace=0.2)
+    fake.assert_gone()

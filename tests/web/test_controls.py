@@ -3,6 +3,8 @@ choice, and setting up a position from FEN or by hand."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from playwright.sync_api import Playwright
@@ -215,3 +217,26 @@ def test_the_computers_moves_play_themselves_on_the_virtual_board(pw: Playwright
         live.play("22-18" if "22-18" in live.state()["legal_moves"] else live.state()["legal_moves"][0])
         wait_state(page, "computer.showing", timeout=30_000)   # now it waits for a hand on the board
         assert len(live.state()["moves"]) == 2
+def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: Path) -> None:
+    """The form offers the DXP engine of the config (here `dboard dxp --listen`), which then plays White."""
+    command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--listen", "0", "--level", "1",
+               "--time", "0.05"]
+    follower = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(follower.stdout.readline().rsplit(":", 1)[1])  # type: ignore[union-attr]
+        with live_server(tmp_path, opponent="person", human_color="both",
+                         dxp_engine=f"127.0.0.1:{port}") as live, browser(pw) as context:
+            page = open_page(context, live.url)
+            assert page.text_content("#ng-opponent option[value='dxp']") == "DXP engine (network)"
+            page.select_option("#ng-variant", "international")
+            page.select_option("#ng-color", "black")
+            page.select_option("#ng-opponent", "dxp")
+            page.click("#btn-new-game")
+            wait_state(page, "setup")
+            page.click("#btn-arrange")
+            page.wait_for_selector("#messages li:has-text('The computer (white) plays')")
+            assert live.state()["engine"]["opponent"] == "dxp"
+            assert "failed" not in page.text_content("#messages")
+    finally:
+        follower.kill()
+        follower.wait()

@@ -1,0 +1,195 @@
+"""`dboard dxp` against hostile peers (issue 22, items 5-7 and 9): the follower in a subprocess serves each
+peer on its own, refuses what it cannot play and survives; the initiator gives up at its deadlines."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from dxp_peer import ROOT, WAIT, FollowerProcess, Peer, game_request, wait_closed
+
+from engine.dxp_protocol import BackAcc, Chat, GameAcc, GameEnd
+
+START = "e" * 20   # 20 empty squares: the start position's middle and black half, for building positions
+
+
+def test_peers_that_hang_up_before_its_move_end_only_their_own_session() -> None:
+    """One peer leaving before the follower's move killed it with Broken pipe, --forever or not."""
+    with FollowerProcess("--forever") as follower:
+        with follower.peer() as peer:
+            peer.send(game_request("W"))
+            peer.reset()
+
+        def hang_up(number: int) -> None:
+            with follower.peer() as peer:
+                peer.send(game_request("W"))
+                if number % 2:
+                    peer.reset()
+
+        crowd = [threading.Thread(target=hang_up, args=(n,)) for n in range(60)]
+        for thread in crowd:
+            thread.start()
+        for thread in crowd:
+            thread.join(WAIT)
+        follower.assert_plays()
+        log = follower.stop()
+    assert "Traceback" not in log and "Broken pipe" not in log.replace("left: [Errno 32] Broken pipe", "")
+
+
+def test_bad_game_requests_are_refused_with_code_1_and_a_good_one_follows() -> None:
+    white_man_on_1 = "w" + "e" * 49
+    with FollowerProcess("--forever") as follower, follower.peer() as peer:
+        for request, reason in [
+            (game_request("W", "BQ" + START + "e" * 10 + "w" * 20), "side to move 'Q'"),
+            (game_request("W", "BW" + "x" * 50), "position letter 'x'"),
+            (game_request("Q"), "follower color 'Q'"),
+            (game_request("W", "BW" + "e" * 50), "empty board"),
+            (game_request("W", "BW" + "w" * 50), "50 white pieces"),
+            (game_request("W", "BW" + white_man_on_1), "a white man on square 1"),
+        ]:
+            peer.send(request)
+            chat = peer.receive()
+            assert isinstance(chat, Chat) and reason in chat.text, (request, chat)
+            assert peer.receive() == GameAcc("draughts-board", 1)
+        peer.send(game_request("Z"))
+        assert peer.receive() == GameAcc("draughts-board", 0)
+        follower.stop()
+
+
+def test_a_record_without_end_drops_that_connection_once_and_costs_nothing() -> None:
+    """32 MB without NUL: 220 s of CPU and 29,953 log lines; now the connection is dropped at the limit."""
+    with FollowerProcess("--forever") as follower:
+        with follower.peer() as peer:
+            flood = threading.Thread(target=_send_quietly, args=(peer.sock, b"M" * 32_000_000))
+            flood.start()
+            wait_closed(peer)
+            flood.join(WAIT)
+        follower.assert_plays()
+        log = follower.stop()
+    assert log.count("longer than 512 bytes") == 1
+
+
+def _send_quietly(sock: socket.socket, data: bytes) -> None:
+    with contextlib.suppress(OSError):   # the follower hangs up on it
+        sock.sendall(data)
+
+
+def test_a_silent_or_trickling_peer_neither_blocks_the_others_nor_stays() -> None:
+    """One connection at a time, no idle timeout: one silent peer blocked all others (item 6)."""
+    with FollowerProcess("--forever", "--request-timeout", "0.5") as follower:
+        connected = time.monotonic()
+        with follower.peer() as silent, follower.peer() as trickling:
+            sent: list[int] = []
+            drip = threading.Thread(target=_trickle, args=(trickling, game_request("W"), sent))
+            drip.start()
+            follower.assert_plays()   # served while both others are connected
+            wait_closed(silent)
+            wait_closed(trickling)
+            assert time.monotonic() - connected >= 0.5
+            drip.join(WAIT)
+            assert len(sent) < len(game_request("W")), "the trickling peer finished its record"
+        follower.stop()
+
+
+def _trickle(peer: Peer, record: str, sent: list[int]) -> None:
+    """One byte every 20 ms: a record that takes longer than the deadline for it."""
+    with contextlib.suppress(OSError):
+        for byte in record.encode():
+            peer.sock.send(bytes([byte]))
+            sent.append(byte)
+            time.sleep(0.02)
+
+
+def test_without_forever_a_port_scan_does_not_use_up_its_one_game() -> None:
+    with FollowerProcess("--request-timeout", "0.5") as follower:
+        for _ in range(5):
+            socket.create_connection(("127.0.0.1", follower.port), timeout=WAIT).close()
+        with follower.peer() as garbage:
+            garbage.send("Q" * 40, "M0001")
+            wait_closed(garbage)
+        with follower.peer() as peer:
+            peer.send(game_request("Z"))
+            assert peer.receive() == GameAcc("draughts-board", 0)
+            peer.send("E01")
+            assert peer.receive() == GameEnd(0, 1)
+        assert follower.proc.wait(timeout=WAIT) == 0
+
+
+def test_moves_and_takebacks_before_a_game_are_refused() -> None:
+    with FollowerProcess("--forever") as follower, follower.peer() as peer:
+        peer.send("M0000322800")
+        refusal = peer.receive()
+        assert isinstance(refusal, Chat) and "no game in progress" in refusal.text
+        peer.send("B001W")
+        assert peer.receive() == BackAcc(2)
+        follower.assert_plays()
+        follower.stop()
+
+
+def test_a_game_end_with_an_unknown_reason_is_answered_with_a_well_formed_record() -> None:
+    """A GAMEEND with reason 9 was answered `E-57`."""
+    with FollowerProcess("--forever") as follower, follower.peer() as peer:
+        peer.send(game_request("Z"))
+        assert peer.receive() == GameAcc("draughts-board", 0)
+        peer.send("E91")
+        assert peer.receive() == GameEnd(0, 1)
+        follower.assert_plays()
+        follower.stop()
+
+
+# --- the initiator (`dboard dxp --connect`) against followers that never answer ---------------------------
+
+
+def _connect_to(behavior: Callable[[socket.socket], None], *options: str) -> subprocess.CompletedProcess:
+    """Run `dboard dxp --connect` against a follower that does `behavior` with the connection."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+
+        def serve() -> None:
+            conn, _ = server.accept()
+            with conn:
+                behavior(conn)
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--connect", f"127.0.0.1:{port}",
+                   "--level", "1", "--time", "0.1", *options]
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=WAIT)
+
+
+def _silent(conn: socket.socket) -> None:
+    conn.recv(4096)
+    conn.recv(4096)   # waits until the initiator gives up and closes
+
+
+def _drip(conn: socket.socket) -> None:
+    try:
+        while True:
+            conn.send(b"C")
+            time.sleep(0.02)
+    except OSError:
+        pass
+
+
+def _accept_and_wait(conn: socket.socket) -> None:
+    conn.recv(4096)
+    conn.sendall(GameAcc("never moves", 0).encode().encode() + b"\0")
+    conn.recv(4096)
+
+
+def test_the_initiator_gives_up_on_a_silent_or_trickling_follower() -> None:
+    """The 10 s timeout was dropped right after connecting: a silent follower held it for ever (item 7)."""
+    for behavior in (_silent, _drip):
+        done = _connect_to(behavior, "--handshake", "0.5")
+        assert done.returncode == 1 and "did not accept the game in 0.5 s" in done.stderr, done.stderr
+
+
+def test_the_initiator_gives_up_on_a_follower_that_never_moves() -> None:
+    done = _connect_to(_accept_and_wait, "--color", "black", "--margin", "0.3")
+    assert done.returncode == 1 and "did not move within 0.4 s" in done.stderr, done.stderr
+
