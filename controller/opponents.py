@@ -59,6 +59,8 @@ class WorkerOpponent:
         search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth,
                                           line=game_line(board))
         result = self.worker.wait(search, timeout=budget * 10 + 30)
+        if result is None and self.worker.closed:
+            raise OpponentClosed("the engine worker was closed during the search")
         if result is not None and result.stopped:
             raise SearchCancelled(f"search {search} was cancelled")
         if result is None or result.move_text is None:

@@ -264,6 +264,11 @@ class EngineWorker:
         self.stop()
         self._requests.put(("new-game",))
 
+    @property
+    def closed(self) -> bool:
+        """Whether ``close()`` was called (a wait then returns None at once)."""
+        return self._closed
+
     def wait(self, search_id: int, timeout: float | None = None) -> WorkerResult | None:
         """Block until search `search_id` has ended; its result, or None on timeout."""
         with self._done:

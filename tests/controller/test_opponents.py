@@ -209,7 +209,8 @@ def test_a_whole_game_on_the_board_against_a_dxp_engine(tmp_path: Path) -> None:
     computer move comes from the DXP engine, made on the simulated board, until the game ends."""
     proc, port = _dxp_follower()
     config = Config(variant="international", human_color="white", opponent="dxp",
-                    dxp_engine=f"127.0.0.1:{port}", engine_time=0.1, external_margin=20.0)
+                    dxp_engine=f"127.0.0.1:{port}", engine_time=0.1, external_margin=20.0,
+                    auto_computer=False)   # its moves are made on the board by the test, as by hand
     me = Engine("international")
 
     async def main() -> tuple[str, list[ev.Event]]:
