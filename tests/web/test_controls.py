@@ -8,7 +8,17 @@ import sys
 from pathlib import Path
 
 from playwright.sync_api import Playwright
-from web_harness import browser, by_hand, cell, click_square, live_server, open_page, wait_state
+from web_harness import (
+    browser,
+    by_hand,
+    cell,
+    click_square,
+    live_server,
+    open_page,
+    set_up,
+    square,
+    wait_state,
+)
 
 import rules
 
@@ -47,17 +57,11 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
     fen = "W:W16,10:B20"
     board = rules.Board(variant, fen)
     assert [board.move_text(m) for m in board.legal_moves] == ["16x23"]
-    rc = board.variant.geometry.rc
-    quiet_from, quiet_to = (rc(board.variant.geometry.parse_square(s)) for s in ("10", "14"))
+    quiet_from, quiet_to = square(variant, "10"), square(variant, "14")
     with live_server(tmp_path, variant=variant, opponent="person", human_color="both", settle_ms=100,
                      grace_ms=400) as live, browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#setup-panel summary")
-        page.fill("#setup-fen-text", fen)
-        page.click("#btn-setup-fen")
-        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        set_up(page, variant, fen)
         by_hand(page)   # piece by piece, as on a real board: the page itself offers only legal moves
         click_square(page, *quiet_from)   # a quiet move although 16x23 was compulsory
         click_square(page, *quiet_to)
@@ -72,7 +76,7 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
         wait_state(page, "person.idle")
         state = live.state()
-        assert state["turn"] == "black" and rc(board.variant.geometry.parse_square("16")) not in \
+        assert state["turn"] == "black" and square(variant, "16") not in \
             [(p["row"], p["col"]) for p in state["pieces"]]
 
 
@@ -173,21 +177,14 @@ def test_a_real_board_is_not_clickable(pw: Playwright, tmp_path: Path) -> None:
 def test_a_refusal_stands_as_the_alert_until_the_board_is_right(pw: Playwright, tmp_path: Path) -> None:
     """Issue 13 item 8: one message, the true reason first, cleared when resolved."""
     variant, fen = "international", "W:W27,33:B22"
-    board = rules.Board(variant, fen)
-    geometry = board.variant.geometry
 
     def rc(name: str) -> tuple[int, int]:
-        return geometry.rc(geometry.parse_square(name))
+        return square(variant, name)
 
     with live_server(tmp_path, variant=variant, opponent="person", human_color="both",
                      grace_ms=60_000) as live, browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#setup-panel summary")
-        page.fill("#setup-fen-text", fen)
-        page.click("#btn-setup-fen")
-        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        set_up(page, variant, fen)
         by_hand(page)
         assert page.is_hidden("#alert")
         click_square(page, *rc("33"))

@@ -6,8 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page, Playwright
-from web_harness import arranged, browser, cell, live_server, open_page, wait_plies, wait_state
+from playwright.sync_api import Playwright
+from web_harness import (
+    arranged,
+    browser,
+    cell,
+    live_server,
+    open_page,
+    set_up,
+    square,
+    wait_plies,
+    wait_state,
+)
 
 import rules
 from rules.pdn import read_games
@@ -29,57 +39,43 @@ AudioScheduledSourceNode.prototype.start = function (...args) {
 """
 
 
-def rc(variant: str, name: str) -> tuple[int, int]:
-    geometry = rules.get_variant(variant).geometry
-    return geometry.rc(geometry.parse_square(name))
-
-
-def set_up(page: Page, fen: str) -> None:
-    page.click("#setup-panel summary")
-    page.fill("#setup-fen-text", fen)
-    page.click("#btn-setup-fen")
-    page.wait_for_function(f"() => document.querySelectorAll('#board .sq[data-piece]').length === "
-                           f"{len(rules.Board('international', fen).pieces())}")
-    arranged(page)
-
-
 def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: Path) -> None:
     with live_server(tmp_path, opponent="person", human_color="both", settle_ms=100) as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
         arranged(page)
         # Two clicks: the piece, then where it goes; the legal destinations are marked on selection.
-        page.click(cell(*rc("international", "32")))
-        page.wait_for_selector(f"{cell(*rc('international', '32'))}.selected")
+        page.click(cell(*square("international", "32")))
+        page.wait_for_selector(f"{cell(*square('international', '32'))}.selected")
         dests = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
                  for e in page.query_selector_all("#board .sq.dest")}
-        assert dests == {rc("international", "27"), rc("international", "28")}
-        page.click(cell(*rc("international", "28")))
+        assert dests == {square("international", "27"), square("international", "28")}
+        page.click(cell(*square("international", "28")))
         wait_plies(page, 1)
         assert page.text_content("#moves .ply") == "32-28"
         assert page.query_selector_all("#board .sq.selected, #board .sq.dest") == []
 
         # A click on a square the piece cannot reach drops the selection and sends nothing.
-        page.click(cell(*rc("international", "19")))
-        page.click(cell(*rc("international", "30")))
+        page.click(cell(*square("international", "19")))
+        page.click(cell(*square("international", "30")))
         assert page.query_selector_all("#board .sq.selected") == []
 
         # Two captures share their first two landing squares: one click per landing square, then the
         # last one decides; the captured pieces come off by themselves.
         fen = "W:W49:B43,33,34,24,1"
-        set_up(page, fen)
+        set_up(page, "international", fen)
         for name in ("49", "38", "29"):
-            page.click(cell(*rc("international", name)))
+            page.click(cell(*square("international", name)))
         dests = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
                  for e in page.query_selector_all("#board .sq.dest")}
-        assert dests == {rc("international", "20"), rc("international", "40")}
-        page.click(cell(*rc("international", "20")))
+        assert dests == {square("international", "20"), square("international", "40")}
+        page.click(cell(*square("international", "20")))
         wait_plies(page, 1)
         assert page.text_content("#moves .ply") == "49x20"
         wait_state(page, "person.idle")
         state = live.state()
         left = {tuple(c) for c in state["occupancy"]}
-        assert left == {rc("international", n) for n in ("20", "34", "1")}
+        assert left == {square("international", n) for n in ("20", "34", "1")}
         assert {(p["row"], p["col"]) for p in state["pieces"]} == left
 
 
@@ -92,8 +88,8 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
         assert not page.is_checked("#sound")   # muted until asked for
 
         def drag(origin: str, target: str) -> None:
-            a = page.locator(cell(*rc("international", origin))).bounding_box()
-            b = page.locator(cell(*rc("international", target))).bounding_box()
+            a = page.locator(cell(*square("international", origin))).bounding_box()
+            b = page.locator(cell(*square("international", target))).bounding_box()
             assert a is not None and b is not None
             page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
             page.mouse.down()
@@ -109,11 +105,12 @@ def test_drag_and_drop_animation_and_sound(pw: Playwright, tmp_path: Path) -> No
         # The other side moves on the board itself: the page animates it from its origin to its target.
         live.play("18-23")
         wait_plies(page, 2)
-        origin, target = rc("international", "18"), rc("international", "23")
+        origin, target = square("international", "18"), square("international", "23")
         anims = page.evaluate("window.__anims")
         moved = [a for a in anims if (a["row"], a["col"]) == target]
         assert moved and "translate" in moved[0]["first"]["transform"], anims
-        assert not [a for a in anims if (a["row"], a["col"]) == rc("international", "29")]   # dragged: none
+        dragged = square("international", "29")
+        assert not [a for a in anims if (a["row"], a["col"]) == dragged]   # dragged: no animation
         assert (origin[0], origin[1]) not in [(a["row"], a["col"]) for a in anims]
 
         # Sound on: each move clicks; the choice is remembered across a reload.

@@ -197,6 +197,22 @@ def arranged(page: Page) -> None:
     wait_state(page, "person.idle")
 
 
+def square(variant: str, name: str) -> tuple[int, int]:
+    """The physical (row, col) of the square called ``name`` in ``variant``."""
+    geometry = rules.get_variant(variant).geometry
+    return geometry.rc(geometry.parse_square(name))
+
+
+def set_up(page: Page, variant: str, fen: str) -> None:
+    """Set the position ``fen`` up from the page (Set-up panel), arrange the pieces and wait for the move."""
+    page.click("#setup-panel summary")
+    page.fill("#setup-fen-text", fen)
+    page.click("#btn-setup-fen")
+    page.wait_for_function(f"() => document.querySelectorAll('#board .sq[data-piece]').length === "
+                           f"{len(rules.Board(variant, fen).pieces())}")
+    arranged(page)
+
+
 def wait_plies(page: Page, count: int) -> None:
     """Wait until the page's move list holds ``count`` plies."""
     page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {count}")
