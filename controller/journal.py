@@ -333,7 +333,7 @@ def _decode(raw: bytes, crc: int, checksummed: bool) -> tuple[dict[str, Any], in
     own: int | None = None
     if checksummed:
         if not _CRC_LINE.match(raw):
-            raise _Bad("no checksum")
+            raise _Bad("it has no checksum")
         body, own = raw[9:], int(raw[:8], 16)
         if zlib.crc32(body, crc) != own:
             raise _Bad("its checksum is wrong")

@@ -15,10 +15,12 @@ import contextlib
 import errno
 import os
 import subprocess
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pytest
+if TYPE_CHECKING:
+    import pytest
 
 FULL, READ_ONLY = "full", "read-only"
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_TRUNC | os.O_APPEND
@@ -94,23 +96,28 @@ class FaultCard:
             try:
                 text = self.control.read_text().split()
             except OSError:
-                return ""
-            if text and text[0] == FULL:
+                text = []
+            if text and text[0] == FULL and self._mode != FULL:   # newly full: the budget starts
                 self.budget = int(text[1]) if len(text) > 1 else 0
-            return text[0] if text else ""
+            self._mode = text[0] if text else ""
         return self._mode
 
+    def _set(self, mode: str, budget: int = 0) -> None:
+        if self.control is not None:   # for the process that installed the wrapper
+            self.control.write_text(f"{mode} {budget}")
+        self._mode, self.budget = mode, budget
+
     def fill(self, leave: int = 0) -> None:
-        self._mode, self.budget = FULL, leave
+        self._set(FULL, leave)
 
     def free(self) -> None:
-        self._mode = ""
+        self._set("")
 
     def read_only(self) -> None:
-        self._mode = READ_ONLY
+        self._set(READ_ONLY)
 
     def writable(self) -> None:
-        self._mode = ""
+        self._set("")
 
     def close(self) -> None:
         for name, function in self._real.items():
@@ -195,19 +202,41 @@ def _writes(path: Any, flags: int) -> bool:
 
 
 def can_mount() -> bool:
-    """Whether this process may mount a tmpfs (root with the capability to mount)."""
-    if os.geteuid() != 0:
+    """Whether this process may mount a tmpfs (root with the capability to mount); DBOARD_TEST_NO_MOUNT=1
+    says no, to run here what a CI machine without mounts runs."""
+    if os.geteuid() != 0 or os.environ.get("DBOARD_TEST_NO_MOUNT") == "1":
         return False
     probe = Path("/proc/self/status").read_text()
     caps = next((line.split()[1] for line in probe.splitlines() if line.startswith("CapEff:")), "0")
     return bool(int(caps, 16) & (1 << 21))   # CAP_SYS_ADMIN
 
 
-def open_card(base: Path, monkeypatch: pytest.MonkeyPatch, kind: str = "card") -> TmpfsCard | FaultCard:
-    """``kind`` "card": a real tmpfs when it can be mounted here, else the wrapper; "wrapper": the wrapper."""
-    if kind == "card" and can_mount():
+def command(card: TmpfsCard | FaultCard, *args: str) -> list[str]:
+    """The command line running ``dboard ARGS`` on ``card``: directly on a tmpfs, through card_driver.py (the
+    wrapper installed in that process, switched by the control file) otherwise."""
+    if isinstance(card, TmpfsCard):
+        return [sys.executable, "-m", "controller.cli", *args]
+    assert card.control is not None
+    driver = Path(__file__).with_name("card_driver.py")
+    return [sys.executable, str(driver), str(card.path.parent), str(card.control), *args]
+
+
+def _tmpfs(base: Path) -> TmpfsCard | None:
+    if can_mount():
         try:
             return TmpfsCard(base)
         except subprocess.CalledProcessError:
             pass
-    return FaultCard(base).install(monkeypatch)
+    return None
+
+
+def open_card(base: Path, monkeypatch: pytest.MonkeyPatch, kind: str = "card") -> TmpfsCard | FaultCard:
+    """``kind`` "card": a real tmpfs when it can be mounted here, else the wrapper; "wrapper": the wrapper,
+    installed in this process."""
+    return (_tmpfs(base) if kind == "card" else None) or FaultCard(base).install(monkeypatch)
+
+
+def open_card_for_a_process(base: Path) -> TmpfsCard | FaultCard:
+    """A card for a ``dboard`` run by ``command``: a real tmpfs when it can be mounted here, else the
+    wrapper for card_driver.py, switched through a control file."""
+    return _tmpfs(base) or FaultCard(base / "wrapped", control=base / "control")
