@@ -21,7 +21,7 @@ _PLAIN = {
     errno.EROFS: "the card is read-only",
     errno.EACCES: "the data directory is not writable (permission denied)",
     errno.EPERM: "the data directory is not writable (operation not permitted)",
-    errno.EIO: "the card failed to write (input/output error)",
+    errno.EIO: "the card failed (input/output error)",
 }
 
 

@@ -157,7 +157,7 @@ class Opened:
         if damage is None:
             return None
         where = f"The journal {found.path}"
-        if found.size == 0:
+        if found.size == 0 and found.state is None:
             what = f"{where} was empty: a new game starts"
         else:
             what = f"{where} was damaged at line {damage.line} ({damage.reason}): {found.kept()}, " \
@@ -226,7 +226,7 @@ class _Replay:
             game_settings = GameSettings(**settings)
             game_settings.check()
             game = Game(get_variant(game_settings.variant), fen=game_settings.fen)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, AttributeError) as exc:   # a field of the wrong type
             raise _Bad(f"bad settings: {exc}") from None
         fen = _text(entry, "fen", optional=True)
         if fen is not None and fen != game.board.fen():
@@ -364,9 +364,10 @@ def scan_bytes(path: Path, data: bytes) -> Scan:
                            else "the line is cut short, with no end of line")
             entry, own = _decode(data[pos:newline], crc, checksummed)
             replayed.add(entry)
-        except _Bad as exc:
+        except Exception as exc:   # whatever a record holds, the board starts
+            reason = str(exc) if isinstance(exc, _Bad) else f"unreadable ({type(exc).__name__}: {exc})"
             tail = data[pos:]
-            damage = Damage(number, str(exc), tail.count(b"\n") + (not tail.endswith(b"\n")), len(tail))
+            damage = Damage(number, reason, tail.count(b"\n") + (not tail.endswith(b"\n")), len(tail))
             break
         pos = newline + 1
         crc = own or 0
@@ -382,6 +383,13 @@ def scan(path: Path) -> Scan:
         data = Path(path).read_bytes()
     except FileNotFoundError:
         return Scan(Path(path), False)
+    except OSError as exc:   # a failing card: the file is set aside whole, unread
+        try:
+            size = Path(path).stat().st_size
+        except OSError:
+            size = 0
+        unread = Damage(1, f"it cannot be read: {plain_reason(exc)}", 1, size)
+        return Scan(Path(path), True, size, damage=unread)
     return scan_bytes(path, data)
 
 
@@ -416,6 +424,8 @@ class Journal:
         self._crc = 0
         self._pending: Scan | None = None
         """A damaged (or old-format) journal still to be repaired before the next write."""
+        self._kept: Path | None = None
+        """The damaged journal's copy, once made (a repair tried again makes no second one)."""
 
     # --- reading and repairing -------------------------------------------------------------------------
     def read(self) -> JournalState | None:
@@ -443,7 +453,7 @@ class Journal:
         """Keep a damaged journal whole beside it (returned), then replace it by its valid prefix, with
         checksums; a journal with nothing valid is moved aside whole."""
         self._size, self._pending = None, found
-        copy = damaged_name(self.path) if found.damage is not None else None
+        copy = self._kept or (damaged_name(self.path) if found.damage is not None else None)
         if found.state is None:
             assert copy is not None
             os.replace(self.path, copy)
@@ -457,10 +467,11 @@ class Journal:
             for line in found.lines:
                 raw, crc = _encode(_body(line.entry), crc)
                 prefix += raw
-        if copy is not None:
+        if copy is not None and self._kept is None:
             keep_copy(self.path, copy)
+            self._kept = copy
         durable_replace(self.path, prefix)
-        self._size, self._crc, self._pending = len(prefix), crc, None
+        self._size, self._crc, self._pending, self._kept = len(prefix), crc, None, None
         return copy
 
     # --- writing ---------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def test_keep_copy_links_or_copies(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 @pytest.mark.parametrize("code,words", [
     (errno.ENOSPC, "the card is full"),
     (errno.EROFS, "the card is read-only"),
-    (errno.EIO, "the card failed to write (input/output error)"),
+    (errno.EIO, "the card failed (input/output error)"),
     (errno.EACCES, "the data directory is not writable (permission denied)"),
     (errno.ENAMETOOLONG, "File name too long"),
 ])

@@ -363,3 +363,26 @@ def test_reading_changes_nothing(tmp_path: Path) -> None:
     assert Journal(tmp_path).read() is not None
     assert scan(tmp_path / JOURNAL_NAME).damage is not None
     assert (tmp_path / JOURNAL_NAME).read_bytes() == data and not _damaged_copies(tmp_path)
+
+
+def test_a_journal_that_cannot_be_read_is_set_aside_whole(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing card (an input/output error reading the journal) does not stop the board either."""
+    import errno
+
+    data = _game(tmp_path)
+    real = Path.read_bytes
+
+    def failing(self: Path) -> bytes:
+        if self.name == JOURNAL_NAME:
+            raise OSError(errno.EIO, "Input/output error", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", failing)
+    opened, record = restart(tmp_path)
+    monkeypatch.undo()
+    assert record is None
+    message = opened.message()
+    assert message is not None and "(it cannot be read: the card failed (input/output error))" in message
+    [copy] = _damaged_copies(tmp_path)
+    assert copy.read_bytes() == data and not (tmp_path / JOURNAL_NAME).exists()
