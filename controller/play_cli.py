@@ -91,7 +91,7 @@ def check_port(listen: str, port: int, data_dir: Path | None) -> None:
             sock.bind((listen, port))
         except OSError as exc:
             who = holder(data_dir) if data_dir is not None else None
-            if who is not None:
+            if data_dir is not None and who is not None:
                 raise DataDirBusy(data_dir, who) from None
             raise OSError(f"cannot listen on {listen}:{port}: {exc.strerror}") from None
 
