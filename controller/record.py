@@ -1,11 +1,11 @@
 """The game as recorded: start position plus committed plies, replayed through the rules core.
 
 ``GameRecord`` owns one game's record: settings, plies, the rules ``Game`` they replay to, the clocks, the
-journal each ply is written to before it counts, and the PDN file written at the end. A write that fails
-raises ``SaveError`` ("can't save the move: the card is full") and changes nothing; a finished game stays in
-the journal until its PDN is in the library (a new game writes it first). The controller's
+journal each ply is written to before it counts, and the PDN file written at the end. The controller's
 position is by definition the replay of its records, so a takeback, a restart after a power cut and the
-journal all agree. ``forced`` plies (a missed capture accepted or huffed) carry the FEN after them.
+journal all agree. A write that fails raises ``SaveError`` ("can't save the move: the card is full") and
+changes nothing; a finished game stays in the journal until its PDN is in the library (a new game writes it
+first). ``forced`` plies (a missed capture accepted or huffed) carry the FEN after them.
 The PDN writer is imported with this module, not on the first export: that import costs ~15-25 ms, which
 would otherwise fall on the event loop at the end of the first game, before the GameOver update goes out.
 """
@@ -13,7 +13,6 @@ would otherwise fall on the event loop at the end of the first game, before the 
 from __future__ import annotations
 
 import copy
-import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,8 +30,6 @@ from .journal import Journal, JournalState, Record, replay, replay_positions
 from .settings import GameSettings
 
 __all__ = ["GameRecord", "PdnTags", "SaveError", "forced_fen", "replay", "replay_positions", "write_pdn"]
-
-log = logging.getLogger(__name__)
 
 
 def fen_of(variant: Variant, pieces: dict[int, tuple[Color, bool]], turn: Color) -> str:

@@ -4,12 +4,11 @@ board show the refused move, and the move is saved once the card takes writes ag
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Playwright
-from web_harness import browser, click_square, live_server, open_page, wait_state
+from web_harness import arranged, browser, by_hand, click_square, live_server, open_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "controller"))
 from card import FaultCard  # the card helpers of the controller tests
@@ -24,8 +23,8 @@ def test_the_page_says_a_move_cannot_be_saved_and_saves_it_when_it_can(
     with live_server(card.path, variant="english", opponent="person", human_color="both",
                      settle_ms=0) as live, browser(pw) as context:
         page = open_page(context, live.url)
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        arranged(page)
+        by_hand(page)   # piece by piece, as on a real board
         ctl = live.session.controller
         shape = ctl.exp.shape_of(ctl.game.board.parse_move("9-13"))
         card.fill()
@@ -37,9 +36,6 @@ def test_the_page_says_a_move_cannot_be_saved_and_saves_it_when_it_can(
         assert {shape.origin, shape.target} <= lit
         assert live.state()["moves"] == [] and live.state()["turn"] == "black"
         card.free()
-        deadline = time.monotonic() + RETRY_SECONDS + 10
-        while not live.state()["moves"]:
-            assert time.monotonic() < deadline, "the move was not saved once the card took writes"
-            page.wait_for_timeout(50)
+        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1",
+                               timeout=(RETRY_SECONDS + 10) * 1000)   # saved by the next retry
         assert [m["text"] for m in live.state()["moves"]] == ["9-13"]
-        wait_state(page, "person.idle")
