@@ -88,6 +88,8 @@ class _Turn:
     grace_at: float | None = None
     refused_at: frozenset[Cell] | None = None
     alt_warned: frozenset[Cell] | None = None
+    unsaved: str | None = None
+    """Why this ply could not be saved, once said (a retry that fails again says nothing new)."""
 
 
 def _ahead(board: Board, color: Color) -> bool:
@@ -968,13 +970,18 @@ class Controller:
 
     def _save_refused(self, message: str, shape: MoveShape | None = None) -> None:
         """What was just done could not be saved: refused on the page, the terminal and (for a move) the LEDs,
-        the game as it was; a move standing on the board is tried again every RETRY_SECONDS."""
-        log.warning("%s", message)
-        self.messages.append({"text": f"Refused: {message}", "level": "refusal"})
-        self._emit(ev.Refusal(message, "saving"))
+        the game as it was; a move standing on the board is tried again every RETRY_SECONDS (said once)."""
+        text = f"Refused: {message}"
+        self.alert = {"text": text, "level": "refusal"}
         if shape is not None:
             self._display(self.hints.refused(self.exp, shape.origin, shape.target))
             self.turn.deadline = _Deadline("retry", self.clock.now() + RETRY_SECONDS)
+            if self.turn.unsaved == message:
+                return
+            self.turn.unsaved = message
+        log.warning("%s", message)
+        self.messages.append({"text": text, "level": "refusal"})
+        self._emit(ev.Refusal(message, "saving"))
 
     def _refuse(self, message: str, reason: Illegal) -> None:
         """A Refusal event, kept in the message history too so that a page opened later shows it, and the

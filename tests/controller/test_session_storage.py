@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from card import FaultCard, TmpfsCard, open_card
 from journals import begin, play
-from rig import next_event
+from rig import next_event, until
 
 from controller import commands as cmd
 from controller import events as ev
@@ -41,6 +41,13 @@ def _session(directory: Path, clock: ManualClock) -> tuple[Session, SimulatedDev
     board = SimulatedDevice(8, 8)
     config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
     return Session(config, board, board, directory, clock=clock), board
+
+
+def _drain(events: asyncio.Queue[ev.Event]) -> list[ev.Event]:
+    out = []
+    while not events.empty():
+        out.append(events.get_nowait())
+    return out
 
 
 async def _set_up(session: Session, board: SimulatedDevice) -> asyncio.Queue[ev.Event]:
@@ -101,9 +108,15 @@ def test_a_move_that_cannot_be_saved_is_refused_and_saved_when_it_can(
             shape = session.controller.exp.shape_of(session.controller.game.board.parse_move(text))
             assert shape is not None and {shape.origin, shape.target} <= lit   # the LEDs refuse it too
             assert (card.path / JOURNAL_NAME).read_bytes() == on_disk
+            retry = session.controller.turn.deadline
+            assert retry is not None and retry.kind == "retry"
             clock.advance(RETRY_SECONDS)
-            again = await next_event(events, ev.Refusal, WAIT)   # tried again, and refused again
-            assert again == refusal and session.state()["moves"] == before["moves"]
+            await until("the retry, refused again", lambda: session.controller.turn.deadline is not retry)
+            assert session.state()["moves"] == before["moves"]
+            assert session.state()["alert"] == {"text": f"Refused: can't save the move: {words}",
+                                                "level": "refusal"}
+            said_again = [e for e in _drain(events) if isinstance(e, ev.Refusal)]
+            assert said_again == [], "a retry that fails again is not said again"
             getattr(card, mend_it)()
             clock.advance(RETRY_SECONDS)
             moved = await next_event(events, ev.MoveCommitted, WAIT)
