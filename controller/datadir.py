@@ -85,9 +85,9 @@ class DataDirLock:
         self._fd: int | None = None
 
     def acquire(self) -> DataDirLock:
-        """Take the lock, or raise DataDirBusy naming the holder. The lock is held on a read-only descriptor
-        (nothing stays open for writing on the card). On a read-only card, where nobody can write, it goes on
-        without the lock (the start-up checks say the card is read-only)."""
+        """Take the lock, or raise DataDirBusy naming the holder. It is held on a read-only descriptor, so a
+        read-only card can be locked too when the file is there; when it is not, nobody can write there
+        anyway and the board goes on without it (the start-up checks say the card is read-only)."""
         path = self.directory / LOCK_NAME
         try:
             make_dir(self.directory)

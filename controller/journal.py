@@ -22,7 +22,7 @@ import os
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,12 @@ class JournalState:
     header: dict[str, Any]
     records: tuple[Record, ...]
     ended: dict[str, Any] | None
+    _replayed: list[Game] = field(default_factory=list, compare=False, repr=False)
+
+    def take_game(self) -> Game | None:
+        """The rules Game the reader replayed the records to, once (it is then the taker's to play on); None
+        when it was taken or there is none: replay the records."""
+        return self._replayed.pop() if self._replayed else None
 
 
 @dataclass(frozen=True)
@@ -295,7 +301,8 @@ class _Replay:
     def state(self) -> JournalState | None:
         if self.header is None:
             return None
-        return JournalState(self.header, tuple(self.records), self.ended)
+        games = [self.game] if self.game is not None else []
+        return JournalState(self.header, tuple(self.records), self.ended, games)
 
 
 def replay_positions(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Iterator[Game]:
@@ -325,24 +332,29 @@ def replay(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Ga
     return game
 
 
+def _unwritten(raw: bytes) -> str | None:
+    """Why a line holds nothing written (zero bytes, or nothing at all), or None."""
+    if raw.strip(b"\0"):
+        return None
+    return "zero bytes: a write the card never finished" if raw else "an empty line"
+
+
 def _decode(raw: bytes, crc: int, checksummed: bool) -> tuple[dict[str, Any], int | None]:
     """The record of one line (without its newline) and its checksum; raises _Bad saying what is wrong."""
-    if raw.strip(b"\0") == b"":
-        raise _Bad("zero bytes: a write the card never finished" if raw else "an empty line")
     body = raw
     own: int | None = None
     if checksummed:
         if not _CRC_LINE.match(raw):
-            raise _Bad("it has no checksum")
+            raise _Bad(_unwritten(raw) or "it has no checksum")
         body, own = raw[9:], int(raw[:8], 16)
         if zlib.crc32(body, crc) != own:
             raise _Bad("its checksum is wrong")
     try:
         entry = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
-        raise _Bad("it is not UTF-8 text") from None
+        raise _Bad(_unwritten(raw) or "it is not UTF-8 text") from None
     except ValueError:
-        raise _Bad("it is not a JSON record") from None
+        raise _Bad(_unwritten(raw) or "it is not a JSON record") from None
     if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
         raise _Bad("it is not a journal record")
     return entry, own
@@ -360,8 +372,7 @@ def scan_bytes(path: Path, data: bytes) -> Scan:
         newline = data.find(b"\n", pos)
         try:
             if newline < 0:
-                raise _Bad("zero bytes: a write the card never finished" if data[pos:].strip(b"\0") == b""
-                           else "the line is cut short, with no end of line")
+                raise _Bad(_unwritten(data[pos:]) or "the line is cut short, with no end of line")
             entry, own = _decode(data[pos:newline], crc, checksummed)
             replayed.add(entry)
         except Exception as exc:   # whatever a record holds, the board starts
@@ -419,6 +430,8 @@ class Journal:
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
         self.path = self.directory / JOURNAL_NAME
+        self._fd: int | None = None
+        """The journal, open for writing between writes (closed whenever the file is replaced)."""
         self._size: int | None = None
         """Bytes of the valid journal on disk; None until a start or a scan says."""
         self._crc = 0
@@ -426,6 +439,8 @@ class Journal:
         """A damaged (or old-format) journal still to be repaired before the next write."""
         self._kept: Path | None = None
         """The damaged journal's copy, once made (a repair tried again makes no second one)."""
+        self._torn = False
+        """A write failed and its bytes could not be cut off yet: the next write cuts them off first."""
 
     # --- reading and repairing -------------------------------------------------------------------------
     def read(self) -> JournalState | None:
@@ -436,6 +451,7 @@ class Journal:
         """Read the journal at start and repair it: a damaged one is kept whole (``game.journal.damaged-...``)
         and replaced by its valid prefix (an old-format one is rewritten with checksums). A repair that fails
         (a read-only or full card) is said in ``Opened.repair_failed`` and retried before the next write."""
+        self.close()
         found = scan(self.path)
         self._pending = None
         self._size = found.valid_bytes if found.checksummed else None
@@ -452,6 +468,7 @@ class Journal:
     def _repair(self, found: Scan) -> Path | None:
         """Keep a damaged journal whole beside it (returned), then replace it by its valid prefix, with
         checksums; a journal with nothing valid is moved aside whole."""
+        self.close()
         self._size, self._pending = None, found
         copy = self._kept or (damaged_name(self.path) if found.damage is not None else None)
         if found.state is None:
@@ -477,6 +494,7 @@ class Journal:
     # --- writing ---------------------------------------------------------------------------------------
     def start(self, header: dict[str, Any]) -> None:
         """Begin a new game: the previous journal is replaced atomically by one holding only ``header``."""
+        self.close()
         if self._pending is not None:   # a damaged journal is kept aside before it is replaced
             self._repair(self._pending)
         line, crc = _encode(_body({"type": "start", **header}), 0)
@@ -513,24 +531,30 @@ class Journal:
                 self._size, self._crc = found.valid_bytes, found.crc
         assert self._size is not None
         line, crc = _encode(_body(entry), self._crc)
-        fd = os.open(self.path, os.O_WRONLY)   # opened per write: no descriptor is left open on the card
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_WRONLY)
+        fd = self._fd
+        if self._torn:
+            os.ftruncate(fd, self._size)   # the bytes of a write that failed: never confirmed
+            self._torn = False
         try:
-            if os.fstat(fd).st_size != self._size:
-                os.ftruncate(fd, self._size)   # bytes of a write that failed, or a torn tail: never confirmed
-            try:
-                write_all(fd, line, self._size)
-                os.fsync(fd)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.ftruncate(fd, self._size)
-                raise
-        finally:
-            os.close(fd)
+            write_all(fd, line, self._size)
+            os.fsync(fd)
+        except OSError:
+            self._torn = True
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._size)
+                self._torn = False
+            raise
         self._size += len(line)
         self._crc = crc
 
     def close(self) -> None:
-        """Nothing stays open between writes; kept for the callers that end a journal's use."""
+        """Close the file (the next write opens it again)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r})"

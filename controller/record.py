@@ -113,7 +113,7 @@ class GameRecord:
 
     def __init__(self, settings: GameSettings, *, clock: TimeSource, wall: Callable[[], datetime],
                  journal: Journal | None = None, pdn_dir: Path | None = None, plies: Iterable[Record] = (),
-                 started: datetime | None = None) -> None:
+                 started: datetime | None = None, game: Game | None = None) -> None:
         settings.check()
         self.settings = settings
         self.variant: Variant = get_variant(settings.variant)
@@ -122,7 +122,7 @@ class GameRecord:
         self._clock = clock
         self._wall = wall
         self.plies: list[Record] = list(plies)
-        self.game: Game = replay(self.variant, settings.fen, self.plies)
+        self.game: Game = game if game is not None else replay(self.variant, settings.fen, self.plies)
         self.started: datetime = started or wall()
         self.outcome: tuple[str, str] | None = None
         self.pdn_path: Path | None = None
@@ -176,7 +176,8 @@ class GameRecord:
         an ended one has its outcome."""
         started = state.header.get("started")
         record = cls(GameSettings(**state.header["settings"]), plies=state.records,
-                     started=datetime.fromisoformat(started) if started else None, **kwargs)
+                     started=datetime.fromisoformat(started) if started else None, game=state.take_game(),
+                     **kwargs)
         if record.pdn_dir is not None and state.header.get("pdn"):
             record.pdn_path = record.pdn_dir / state.header["pdn"]
         elif started and record.pdn_dir is not None and record.pdn_name().exists():

@@ -6,7 +6,7 @@ itself answers "No space left on device" and "Read-only file system". Where moun
 link, unlink, mkdir, statvfs) and answers the same errors for paths on the card, writing a short last chunk
 when it fills up, as a real card does. ``open_card`` gives the tmpfs when it can be mounted, else the wrapper,
 so the tests run everywhere. The wrapper can also be driven from another process through a control file
-(``card_driver.py``).
+(``command`` runs ``dboard`` through ``card_driver.py``).
 """
 
 from __future__ import annotations
@@ -211,11 +211,9 @@ def can_mount() -> bool:
     return bool(int(caps, 16) & (1 << 21))   # CAP_SYS_ADMIN
 
 
-def command(card: TmpfsCard | FaultCard, *args: str) -> list[str]:
-    """The command line running ``dboard ARGS`` on ``card``: directly on a tmpfs, through card_driver.py (the
-    wrapper installed in that process, switched by the control file) otherwise."""
-    if isinstance(card, TmpfsCard):
-        return [sys.executable, "-m", "controller.cli", *args]
+def command(card: FaultCard, *args: str) -> list[str]:
+    """The command line running ``dboard ARGS`` through card_driver.py: the wrapper installed in that process
+    and switched by ``card``'s control file."""
     assert card.control is not None
     driver = Path(__file__).with_name("card_driver.py")
     return [sys.executable, str(driver), str(card.path.parent), str(card.control), *args]
@@ -236,7 +234,7 @@ def open_card(base: Path, monkeypatch: pytest.MonkeyPatch, kind: str = "card") -
     return (_tmpfs(base) if kind == "card" else None) or FaultCard(base).install(monkeypatch)
 
 
-def open_card_for_a_process(base: Path) -> TmpfsCard | FaultCard:
-    """A card for a ``dboard`` run by ``command``: a real tmpfs when it can be mounted here, else the
-    wrapper for card_driver.py, switched through a control file."""
-    return _tmpfs(base) or FaultCard(base / "wrapped", control=base / "control")
+def open_card_for_a_process(base: Path) -> FaultCard:
+    """The wrapper for a ``dboard`` run by ``command`` (a card that turns read-only under a running program:
+    see test_session_storage.py for why not a tmpfs), switched through a control file."""
+    return FaultCard(base / "wrapped", control=base / "control")

@@ -355,8 +355,8 @@ def test_play_starts_on_a_damaged_journal_and_says_what_it_kept(tmp_path: Path) 
 
 def test_sigterm_on_a_read_only_card_exits_cleanly(tmp_path: Path) -> None:
     """Issue 20 item 3: SIGTERM on a read-only card exited with a traceback. Here the card turns read-only
-    mid-game (a real tmpfs remounted, or the wrapper in the process): the next move is refused, and
-    `systemctl stop` still ends the board cleanly."""
+    mid-game (the wrapper in the process): the next move is refused, and `systemctl stop` still ends the
+    board cleanly."""
     card = open_card_for_a_process(tmp_path)
     english = Rig("english")
     start, rc = english.ctl.exp.base, english.sq
