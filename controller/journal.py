@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import re
 import zlib
@@ -32,13 +31,12 @@ from rules import Color, Game, get_variant
 from .durable import durable_replace, fsync_dir, keep_copy, make_dir, plain_reason, write_all
 from .settings import GameSettings
 
-log = logging.getLogger(__name__)
-
 JOURNAL_NAME = "game.journal"
 DAMAGED_INFIX = ".damaged-"
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
 _CRC_LINE = re.compile(rb"[0-9a-f]{8} ")
+_LATER_CRC_LINE = re.compile(rb"\n[0-9a-f]{8} \{")
 
 
 class JournalError(ValueError):
@@ -271,6 +269,7 @@ class _Replay:
             except ValueError as exc:
                 raise _Bad(f"{text}: {exc}") from None
             if self.game.board.fen() != fen:
+                self.game.pop()   # the game stays the valid prefix's
                 raise _Bad(f"its position after {text} is not the replay's")
         else:
             if by not in SIDES:
@@ -362,7 +361,8 @@ def _decode(raw: bytes, crc: int, checksummed: bool) -> tuple[dict[str, Any], in
 
 def scan_bytes(path: Path, data: bytes) -> Scan:
     """Read a journal's bytes to their longest valid prefix (see the module's docstring)."""
-    checksummed = not data.startswith(b"{")
+    # the first release's lines are bare JSON; a checksummed journal that lost its first checksum is still one
+    checksummed = not data.startswith(b"{") or _LATER_CRC_LINE.search(data) is not None
     replayed = _Replay()
     lines: list[Line] = []
     pos, crc, number = 0, 0, 0

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from journals import begin, line_spans, old_format, play, records, restart, states_after
+from journals import begin, bodies, line_spans, old_format, play, records, reseal, restart, states_after
 
-from controller.journal import DAMAGED_INFIX, JOURNAL_NAME, Journal, scan, scan_bytes
+from controller.journal import DAMAGED_INFIX, JOURNAL_NAME, Journal, replay, scan, scan_bytes
 
 
 @pytest.fixture
@@ -101,7 +101,10 @@ def test_a_failed_append_leaves_no_bytes_behind_and_the_retry_lands_on_the_prefi
     with pytest.raises(ValueError, match="can't save the move: the card is full"):
         play(record, 1)
     assert journal.path.stat().st_size == size and len(record.plies) == 2
-    monkeypatch.setattr(os, "ftruncate", lambda fd, length: (_ for _ in ()).throw(OSError(28, "full")))
+    def cannot_cut(fd: int, length: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "ftruncate", cannot_cut)
     with pytest.raises(ValueError, match="the card is full"):
         play(record, 1)
     assert journal.path.stat().st_size > size   # torn bytes the cut-back could not remove...
@@ -115,20 +118,15 @@ def _lines(data: bytes) -> list[bytes]:
     return data.splitlines(keepends=True)
 
 
-def _reseal_at(data: bytes, index: int, change: dict | None = None, replace: dict | None = None,
-               insert: dict | None = None) -> bytes:
-    """Change line ``index``'s record (or insert one before it) and redo every checksum: damage that only the
-    checks of the record itself can find."""
-    from journals import bodies, reseal
-
+def _reseal_at(data: bytes, index: int, change: dict | None = None, insert: dict | None = None) -> bytes:
+    """Change fields of line ``index``'s record (``...`` removes one), or insert a record before it, and redo
+    every checksum: damage that only the checks of the record itself can find."""
     entries = records(data)
     if insert is not None:
         entries.insert(index, insert)
-    elif replace is not None:
-        entries[index] = replace
     else:
-        entries[index] = {**entries[index], **(change or {})}
-        entries[index] = {k: v for k, v in entries[index].items() if v is not ...}
+        changed = {**entries[index], **(change or {})}
+        entries[index] = {k: v for k, v in changed.items() if v is not ...}
     return reseal(bodies(entries))
 
 
@@ -184,6 +182,7 @@ DAMAGE = {
     "zeroed header": (lambda d, t: _overwrite(d, 0, bytes(_at(d, 1))), 0),
     "torn header": (lambda d, t: d[:_at(d, 1) // 2], 0),
     "empty file": (lambda d, t: b"", 0),
+    "first checksum lost": (lambda d, t: d[9:], 0),
     "unknown record type": (lambda d, t: _reseal_at(d, 5, insert={"type": "pause", "seconds": 3}), 5),
     "bit flip": (lambda d, t: _flip(d, _at(d, 5, 25)), 5),
     "bit flip in a checksum": (lambda d, t: _flip(d, _at(d, 5, 3)), 5),
@@ -340,6 +339,11 @@ def test_random_damage_resumes_exactly_what_was_written_before_it(
     intact = _first_difference(original, damaged)
     kept = sum(1 for _, end in line_spans(original) if end <= intact)
     assert found.state == states[kept]
+    if found.state is not None:   # the Game it hands to the board is the kept records' own
+        game = found.state.take_game()
+        assert game is not None
+        expected = replay(game.variant, found.state.header["settings"]["fen"], found.state.records)
+        assert game.board.fen() == expected.board.fen() and game.moves == expected.moves
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

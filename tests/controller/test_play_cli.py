@@ -360,12 +360,12 @@ def test_sigterm_on_a_read_only_card_exits_cleanly(tmp_path: Path) -> None:
     card = open_card_for_a_process(tmp_path)
     english = Rig("english")
     start, rc = english.ctl.exp.base, english.sq
-    try:
-        with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5) as emu:
-            service = subprocess.Popen(command(card, "-q", "play", *TWO_PEOPLE, "--data-dir", str(card.path),
-                                               "--profile", "8x8-serial", "--serial-port", emu.port),
-                                       cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, text=True)
+    with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5) as emu:
+        service = subprocess.Popen(command(card, "-q", "play", *TWO_PEOPLE, "--data-dir", str(card.path),
+                                           "--profile", "8x8-serial", "--serial-port", emu.port),
+                                   cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        try:
             assert service.stdout is not None
             lines = _lines_of(service.stdout)
             _until(lines, "The board stays live")
@@ -380,7 +380,9 @@ def test_sigterm_on_a_read_only_card_exits_cleanly(tmp_path: Path) -> None:
             _until(lines, "[refused: saving] can't save the move: the card is read-only")
             service.terminate()
             _, err = service.communicate(timeout=20)
-        assert service.returncode == 0, err
-        assert "Traceback" not in err
-    finally:
-        card.close()
+        finally:
+            if service.poll() is None:   # a failed wait above: leave no board running
+                service.kill()
+                service.wait()
+    assert service.returncode == 0, err
+    assert "Traceback" not in err
