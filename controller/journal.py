@@ -488,7 +488,7 @@ class Journal:
             keep_copy(self.path, copy)
             self._kept = copy
         durable_replace(self.path, prefix)
-        self._size, self._crc, self._pending, self._kept = len(prefix), crc, None, None
+        self._size, self._crc, self._pending, self._kept, self._torn = len(prefix), crc, None, None, False
         return copy
 
     # --- writing ---------------------------------------------------------------------------------------
@@ -504,7 +504,7 @@ class Journal:
         except OSError:
             self._size = None   # the old journal or the new one: read it again before the next write
             raise
-        self._size, self._crc, self._pending = len(line), crc, None
+        self._size, self._crc, self._pending, self._torn = len(line), crc, None, False
 
     def record(self, record: Record) -> None:
         """Append a committed ply and wait until it is on disk."""

@@ -91,7 +91,8 @@ def test_a_kill_at_any_step_of_a_games_end_loses_neither_the_game_nor_its_end(
             assert '[Result "1-0"]' in text and all(m in text for m in moves), step
             assert not list((directory / "games").glob("*.tmp"))
         step += 1
-    assert steps > 8 and outcomes.count("resumed") == outcomes.index("in the library") >= 2, outcomes
+    # before the end's bytes are written, the game resumes; from then on it is in the library
+    assert steps > 8 and outcomes.count("resumed") == outcomes.index("in the library") >= 1, outcomes
 
 
 def test_a_start_on_an_ended_journal_writes_its_missing_pdn_before_the_new_game(tmp_path: Path) -> None:
