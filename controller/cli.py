@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rules.pdn.cli",
     "engine.cli",
     "controller.ratings_cli",
+    "controller.journal_cli",
 )
 
 

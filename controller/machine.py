@@ -31,6 +31,7 @@ from . import events as ev
 from . import states
 from .clocks import GameClocks
 from .config import Config
+from .durable import SaveError
 from .hints import Fill, HintPolicy
 from .inference import Expectation, MoveShape, Reading, disambiguate
 from .journal import Journal, JournalState, Record
@@ -43,6 +44,8 @@ __all__ = ["Controller", "EngineJob", "GameSettings"]
 log = logging.getLogger(__name__)
 
 STATES, TRANSITIONS = states.STATES, states.TRANSITIONS
+RETRY_SECONDS = 2.0
+"""A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
 
 
 @dataclass
@@ -85,6 +88,8 @@ class _Turn:
     grace_at: float | None = None
     refused_at: frozenset[Cell] | None = None
     alt_warned: frozenset[Cell] | None = None
+    unsaved: str | None = None
+    """Why this ply could not be saved, once said (a retry that fails again says nothing new)."""
 
 
 def _ahead(board: Board, color: Color) -> bool:
@@ -152,12 +157,13 @@ class Controller:
 
     # --- the game -----------------------------------------------------------------------------------
     def _new_record(self, settings: GameSettings, state: JournalState | None = None,
-                    journaled: bool = False) -> GameRecord:
+                    journaled: bool = False, defer: bool = False) -> GameRecord:
         kwargs: dict[str, Any] = {"clock": self.clock, "wall": self._wall, "pdn_dir": self.pdn_dir}
         if state is not None:
             return GameRecord.resume(state, journal=self.journal, **kwargs)
         if journaled:
-            return GameRecord.begin(settings, journal=self.journal, **kwargs)
+            return GameRecord.begin(settings, journal=self.journal, previous=self.record, defer=defer,
+                                    **kwargs)
         return GameRecord(settings, **kwargs)
 
     def _setup(self, record: GameRecord) -> None:
@@ -222,16 +228,31 @@ class Controller:
         """The token the current engine request carries; answers quoting another one are stale."""
         return self.turn.token
 
-    def new_game(self, settings: GameSettings | None = None) -> None:
-        """Start a new game (journaled) and wait for its start position on the board."""
-        self._setup(self._new_record(settings or self.settings, journaled=True))
+    def new_game(self, settings: GameSettings | None = None, *, at_start: bool = False) -> None:
+        """Start a new game (journaled) and wait for its start position on the board. When it cannot be saved
+        the new game is refused and the game goes on; ``at_start`` it begins anyway, and its journal is
+        started before its first move."""
+        try:
+            record = self._new_record(settings or self.settings, journaled=True, defer=at_start)
+        except SaveError as exc:
+            self._save_refused(f"New game refused: {exc} (the game goes on)")
+            return
+        self._setup(record)
         self.reset()
         self.say(f"New game of {self.variant.name}: set up the start position.")
+        if record.unsaved is not None:
+            self.say(f"{record.unsaved}: moves are refused until it can be saved.", "error")
         self._on_board(self.clock.now())
 
-    def resume(self, state: JournalState) -> None:
-        """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring."""
-        self._setup(self._new_record(self.settings, state))
+    def resume(self, state: JournalState, settings: GameSettings | None = None) -> None:
+        """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring. A
+        finished game is saved to the library first (if it is not), then a new game with ``settings``."""
+        record = self._new_record(self.settings, state)
+        if record.outcome is not None:
+            self.record = record
+            self.new_game(settings, at_start=True)
+            return
+        self._setup(record)
         self.reset()
         plies = len(self.records)
         done = f"after {plies} {'ply' if plies == 1 else 'plies'}" if plies else "before its first move"
@@ -351,6 +372,8 @@ class Controller:
             self._takeback(d.data, physical=True)
         elif d.kind == "restart":
             self.new_game()
+        elif d.kind == "retry":
+            self._on_board(now)
         elif d.kind == "missed" and self._can("lift"):
             self._missed_capture(*d.data)
 
@@ -679,8 +702,13 @@ class Controller:
 
     # --- committing -----------------------------------------------------------------------------------
     def _commit(self, shape: MoveShape) -> None:
-        """The board shows ``shape``: record it (journal first), then the machine moves to the next turn."""
-        record = self.record.play(shape.move, shape.text)
+        """The board shows ``shape``: record it (journal first), then the machine moves to the next turn. A
+        move that cannot be saved is refused, the game unchanged, and tried again while the board shows it."""
+        try:
+            record = self.record.play(shape.move, shape.text)
+        except SaveError as exc:
+            self._save_refused(str(exc), shape)
+            return
         crown = shape.target if shape.move.promotion else None
         self._after_ply(record, crown=crown)
         if crown is not None:
@@ -739,17 +767,23 @@ class Controller:
         self.missed()
         self._display(self.hints.missed(origin, target, should))
 
-    def _force(self, origin: Cell, target: Cell, remove: Cell | None, text: str, by: str) -> None:
+    def _force(self, origin: Cell, target: Cell, remove: Cell | None, text: str, by: str) -> bool:
+        """Record a ply the rules refuse; False (refused out loud, nothing changed) if it cannot be saved."""
         square = self.map.square
         origin_sq, target_sq = square(origin), square(target)
         assert origin_sq is not None and target_sq is not None
         removed = square(remove) if remove is not None else None
         fen = forced_fen(self.game.board, origin_sq, target_sq, removed)
         label = text if remove is None else f"{text} (huff {self.map.name(remove)})"
-        record = self.record.force(fen, label, by)
+        try:
+            record = self.record.force(fen, label, by)
+        except SaveError as exc:
+            self._save_refused(str(exc))
+            return False
         self._after_ply(record, restore=remove is not None)
         self.commit()
         self._reread()
+        return True
 
     def missed_choice(self, choice: str) -> None:
         """The opponent's answer to a missed capture: retract, accept or huff."""
@@ -777,11 +811,14 @@ class Controller:
                 self.turn.restore = False
                 self._display(self.hints.turn(self.exp, self.turn.crown))
         elif choice == "accept":
-            self._force(info.origin, info.target, None, info.text, info.by)
+            if not self._force(info.origin, info.target, None, info.text, info.by):
+                self.missed_info = info   # not saved: the choice is still to be made
         else:
             huffed = info.target if info.origin in info.should else info.should[0]
+            if not self._force(info.origin, info.target, huffed, info.text, info.by):
+                self.missed_info = info
+                return
             self.say(f"Huff: take the piece on {self.map.name(huffed)} off the board.")
-            self._force(info.origin, info.target, huffed, info.text, info.by)
 
     # --- takeback, end --------------------------------------------------------------------------------
     def _takeback(self, plies: int, physical: bool) -> None:
@@ -808,7 +845,11 @@ class Controller:
     def _conclude(self, result: str, reason: str) -> None:
         """The game ended: recorded (journal, PDN), late engine answers dropped, said."""
         self.turn.token = self._tokens = self._tokens + 1
-        self.record.finish(result, reason)
+        try:
+            self.record.finish(result, reason)
+        except SaveError as exc:
+            log.warning("%s", exc)
+            self.say(f"{exc}.", "error")
         self._emit(ev.GameOver(result, reason))
         self.say(f"Game over: {result} ({reason}).")
 
@@ -926,6 +967,21 @@ class Controller:
         """A sentence for the person: kept in the message history and sent as a Message event."""
         self.messages.append({"text": text, "level": level})
         self._emit(ev.Message(text, level))
+
+    def _save_refused(self, message: str, shape: MoveShape | None = None) -> None:
+        """What was just done could not be saved: refused on the page, the terminal and (for a move) the LEDs,
+        the game as it was; a move standing on the board is tried again every RETRY_SECONDS (said once)."""
+        text = f"Refused: {message}"
+        self.alert = {"text": text, "level": "refusal"}
+        if shape is not None:
+            self._display(self.hints.refused(self.exp, shape.origin, shape.target))
+            self.turn.deadline = _Deadline("retry", self.clock.now() + RETRY_SECONDS)
+            if self.turn.unsaved == message:
+                return
+            self.turn.unsaved = message
+        log.warning("%s", message)
+        self.messages.append({"text": text, "level": "refusal"})
+        self._emit(ev.Refusal(message, "saving"))
 
     def _refuse(self, message: str, reason: Illegal) -> None:
         """A Refusal event, kept in the message history too so that a page opened later shows it, and the

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Iterable
@@ -31,6 +32,7 @@ from . import commands as cmd
 from . import config as config_module
 from . import events as ev
 from .config import Config
+from .datadir import DataDirBusy, DataDirLock, holder
 from .session import Session
 from .squares import BoardMap
 
@@ -64,11 +66,34 @@ def run(args: argparse.Namespace) -> int:
         lines = None
     journal = None if args.no_journal else config.data_path
     web = not args.no_web and args.script is None
+    if web:
+        check_port(config.listen, config.port, journal)   # before anything on disk is touched
+    lock = DataDirLock(journal, "dboard play", config.port if web else None).acquire() if journal else None
     try:
         return asyncio.run(_play(config, lines, journal, web))
     except asyncio.CancelledError:   # SIGTERM (systemctl stop) or Ctrl-C: the board was closed on the way out
         print("\nStopped: the board is dark and the game is saved.", flush=True)   # past a prompt
         return 0
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def check_port(listen: str, port: int, data_dir: Path | None) -> None:
+    """Raise (one line) when the web page's port cannot be listened on, naming the ``dboard play`` that
+    holds the data directory when there is one; nothing is written."""
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((listen, port))
+        except OSError as exc:
+            who = holder(data_dir) if data_dir is not None else None
+            if data_dir is not None and who is not None:
+                raise DataDirBusy(data_dir, who) from None
+            raise OSError(f"cannot listen on {listen}:{port}: {exc.strerror}") from None
 
 
 def open_sensors(config: Config, rows: int, cols: int) -> BoardDevice:

@@ -8,6 +8,7 @@ from pathlib import Path
 from engine.ratings import RATINGS_FILE, RatingStore
 
 from . import config as config_module
+from .datadir import DataDirLock
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,11 +33,13 @@ def database(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    """List the ratings (after adding a player with --add)."""
-    with RatingStore(database(args)) as store:
-        if args.add:
+    """List the ratings (after adding a player with --add, holding the data directory's lock)."""
+    path = database(args)
+    if args.add:
+        with DataDirLock(path.parent, "dboard ratings --add"), RatingStore(path) as store:
             store.add_player(args.add)
             print(f"player {args.add!r} added to {store.path}")
+    with RatingStore(path) as store:
         rows = store.table()
         if not rows:
             print(f"no ratings yet in {store.path}")

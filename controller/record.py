@@ -3,7 +3,9 @@
 ``GameRecord`` owns one game's record: settings, plies, the rules ``Game`` they replay to, the clocks, the
 journal each ply is written to before it counts, and the PDN file written at the end. The controller's
 position is by definition the replay of its records, so a takeback, a restart after a power cut and the
-journal all agree. ``forced`` plies (a missed capture accepted or huffed) carry the FEN after them.
+journal all agree. A write that fails raises ``SaveError`` ("can't save the move: the card is full") and
+changes nothing; a finished game stays in the journal until its PDN is in the library (a new game writes it
+first). ``forced`` plies (a missed capture accepted or huffed) carry the FEN after them.
 The PDN writer is imported with this module, not on the first export: that import costs ~15-25 ms, which
 would otherwise fall on the event loop at the end of the first game, before the GameOver update goes out.
 """
@@ -11,7 +13,6 @@ would otherwise fall on the event loop at the end of the first game, before the 
 from __future__ import annotations
 
 import copy
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,31 +25,11 @@ from rules.pdn import Clock, Line, MoveNode, PdnGame
 from rules.pdn.writer import write_game
 
 from .clocks import GameClocks, TimeControl
-from .journal import Journal, JournalState, Record, durable_replace
+from .durable import SaveError, durable_replace, make_dir, plain_reason
+from .journal import Journal, JournalState, Record, replay, replay_positions
 from .settings import GameSettings
 
-
-def replay(variant: Variant, start_fen: str | None, records: Iterable[Record]) -> Game:
-    """The game reached by playing ``records`` from the start position (raises ValueError on a bad record)."""
-    return deque(replay_positions(variant, start_fen, records), maxlen=1)[0]
-
-
-def replay_positions(variant: Variant, start_fen: str | None, records: Iterable[Record]) -> Iterator[Game]:
-    """The game at its start and after each of ``records``, in one pass (raises ValueError on a bad record).
-    The Game yielded is advanced in place by the next step: read what you need before taking the next."""
-    game = Game(variant, fen=start_fen)
-    yield game
-    for number, record in enumerate(records, 1):
-        if record.kind == "move":
-            try:
-                game.push(game.board.parse_move(record.text))
-            except ValueError as exc:
-                raise ValueError(f"record {number} ({record.text}): {exc}") from None
-        elif record.kind == "forced":
-            game = Game(variant, fen=record.fen)
-        else:
-            raise ValueError(f"record {number}: unknown kind {record.kind!r}")
-        yield game
+__all__ = ["GameRecord", "PdnTags", "SaveError", "forced_fen", "replay", "replay_positions", "write_pdn"]
 
 
 def fen_of(variant: Variant, pieces: dict[int, tuple[Color, bool]], turn: Color) -> str:
@@ -127,11 +108,12 @@ class GameRecord:
 
     Every ply is on disk (journal, fsynced) before it is part of the game: ``play`` and ``force`` write first
     and change the game only when the write succeeded, so a failed write leaves the game as it was.
+    A game begun while nothing could be saved (``unsaved``) starts its journal before its first ply.
     """
 
     def __init__(self, settings: GameSettings, *, clock: TimeSource, wall: Callable[[], datetime],
                  journal: Journal | None = None, pdn_dir: Path | None = None, plies: Iterable[Record] = (),
-                 started: datetime | None = None) -> None:
+                 started: datetime | None = None, game: Game | None = None) -> None:
         settings.check()
         self.settings = settings
         self.variant: Variant = get_variant(settings.variant)
@@ -140,35 +122,68 @@ class GameRecord:
         self._clock = clock
         self._wall = wall
         self.plies: list[Record] = list(plies)
-        self.game: Game = replay(self.variant, settings.fen, self.plies)
+        self.game: Game = game if game is not None else replay(self.variant, settings.fen, self.plies)
         self.started: datetime = started or wall()
         self.outcome: tuple[str, str] | None = None
         self.pdn_path: Path | None = None
         self.turn_since: float | None = None
         self.thought: float | None = None
         """The mover's thinking time once its clock was paused (the computer chose; the person plays it)."""
+        self.unsaved: SaveError | None = None
+        """Why the journal of this new game could not be started yet (it is retried before the first ply)."""
+        self._previous: GameRecord | None = None
         self.clocks = GameClocks(TimeControl.parse(settings.time_control)) if settings.time_control else None
         last_clocks = next((r.clocks for r in reversed(self.plies) if r.clocks is not None), None)
         if self.clocks is not None and last_clocks is not None:
             self.clocks.remaining = {"white": last_clocks[0], "black": last_clocks[1]}
 
     @classmethod
-    def begin(cls, settings: GameSettings, **kwargs: Any) -> GameRecord:
-        """A new game, its journal started (the previous journal replaced) before it counts."""
+    def begin(cls, settings: GameSettings, *, previous: GameRecord | None = None, defer: bool = False,
+              **kwargs: Any) -> GameRecord:
+        """A new game, its journal started (replacing the journal of ``previous``, whose PDN is written first
+        when it ended) before it counts. A SaveError refuses the new game, or with ``defer`` is kept in
+        ``unsaved`` and the journal is started before the first ply."""
         record = cls(settings, **kwargs)
-        if record.journal is not None:
-            record.journal.start({"settings": settings.to_json(), "fen": record.game.board.fen(),
-                                  "started": record.started.isoformat(timespec="seconds")})
+        record._previous = previous
+        try:
+            record._begin()
+        except SaveError as exc:
+            if not defer:
+                raise
+            record.unsaved = exc
         return record
+
+    def _begin(self) -> None:
+        if self.journal is None:
+            return
+        if self._previous is not None:
+            self._previous.settle()   # a finished game is in the library before its journal is replaced
+        name = self._free_pdn_name() if self.pdn_dir is not None else None
+        header = {"settings": self.settings.to_json(), "fen": self.game.board.fen(),
+                  "started": self.started.isoformat(timespec="seconds")}
+        if name is not None:
+            header["pdn"] = name.name
+        try:
+            self.journal.start(header)
+        except OSError as exc:
+            raise SaveError.of("start a new game", exc) from exc
+        self.pdn_path = name
+        self._previous = self.unsaved = None
 
     @classmethod
     def resume(cls, state: JournalState, **kwargs: Any) -> GameRecord:
-        """The journaled game in progress (its PDN file kept if it was saved on demand before)."""
+        """The journaled game (its library file as the journal names it, or as an earlier release named it);
+        an ended one has its outcome."""
         started = state.header.get("started")
         record = cls(GameSettings(**state.header["settings"]), plies=state.records,
-                     started=datetime.fromisoformat(started) if started else None, **kwargs)
-        if started and record.pdn_dir is not None and record.pdn_name().exists():
+                     started=datetime.fromisoformat(started) if started else None, game=state.take_game(),
+                     **kwargs)
+        if record.pdn_dir is not None and state.header.get("pdn"):
+            record.pdn_path = record.pdn_dir / state.header["pdn"]
+        elif started and record.pdn_dir is not None and record.pdn_name().exists():
             record.pdn_path = record.pdn_name()
+        if state.ended is not None:
+            record.outcome = (state.ended["result"], state.ended["reason"])
         return record
 
     # --- the game -----------------------------------------------------------------------------------
@@ -220,8 +235,16 @@ class GameRecord:
             clocks.press(now, by)
             remaining = (round(clocks.left("white", now), 3), round(clocks.left("black", now), 3))
         record = Record(kind, text, fen, by, seconds, remaining, self._wall().isoformat(timespec="seconds"))
+        if self.unsaved is not None:
+            try:
+                self._begin()
+            except SaveError as exc:
+                raise SaveError("save the move", exc.reason) from exc
         if self.journal is not None:
-            self.journal.record(record)  # on disk before any LED confirms the ply
+            try:
+                self.journal.record(record)  # on disk before any LED confirms the ply
+            except OSError as exc:
+                raise SaveError.of("save the move", exc) from exc
         self.plies.append(record)
         self.clocks = clocks
         self.turn_since = self.thought = None
@@ -233,7 +256,10 @@ class GameRecord:
         if plies == 0:
             raise ValueError("there is no move to take back")
         if self.journal is not None:
-            self.journal.takeback(plies)
+            try:
+                self.journal.takeback(plies)
+            except OSError as exc:
+                raise SaveError.of("take the move back", exc) from exc
         del self.plies[-plies:]
         self.game = replay(self.variant, self.settings.fen, self.plies)
         self.outcome = None
@@ -256,13 +282,32 @@ class GameRecord:
             self.clocks.stop(now)
 
     def finish(self, result: str, reason: str) -> None:
-        """The game ended: clocks stopped, the end journaled, the PDN written."""
+        """The game ended: clocks stopped, the end journaled, then the PDN written into the library. A
+        SaveError says what could not be saved; the game stays in the journal until its PDN is written (a
+        new game, or the next start, writes it first)."""
         self.outcome = (result, reason)
         if self.clocks is not None:
             self.clocks.stop(self._clock.now())
         if self.journal is not None:
-            self.journal.end(result, reason)
+            try:
+                self.journal.end(result, reason)
+            except OSError as exc:
+                raise SaveError.of("save the end of the game", exc) from exc
         self.write_pdn()
+
+    def settle(self) -> None:
+        """Before this game's journal is replaced: if it ended, its PDN in the library must be the finished
+        game (written now when it is missing or older); raises SaveError when it cannot be."""
+        if self.outcome is None or self.pdn_dir is None:
+            return
+        text = self.pdn()
+        if self.pdn_path is not None:
+            try:
+                if self.pdn_path.read_text(encoding="utf-8") == text:
+                    return
+            except (OSError, UnicodeDecodeError):
+                pass
+        self.write_pdn(text)
 
     # --- PDN ----------------------------------------------------------------------------------------
     def player(self, color: str) -> str:
@@ -285,20 +330,30 @@ class GameRecord:
         assert self.pdn_dir is not None
         return self.pdn_dir / f"{self.started:%Y%m%d-%H%M%S}-{self.variant.id}.pdn"
 
-    def write_pdn(self) -> Path | None:
+    def _free_pdn_name(self) -> Path:
+        """The game's library file: its name from the start time and variant, numbered when taken."""
+        path = self.pdn_name()
+        number = 2
+        while path.exists():
+            path = path.with_name(f"{self.pdn_name().stem}-{number}.pdn")
+            number += 1
+        return path
+
+    def write_pdn(self, text: str | None = None) -> Path | None:
         """Write the game's PDN into its own file in ``pdn_dir``, at the game's end and on demand; later
-        writes of the same game replace its file atomically. None without a ``pdn_dir``."""
+        writes of the same game replace its file atomically. None without a ``pdn_dir``; SaveError when it
+        cannot be written."""
         if self.pdn_dir is None:
             return None
-        self.pdn_dir.mkdir(parents=True, exist_ok=True)
-        if self.pdn_path is None:
-            path = self.pdn_name()
-            number = 2
-            while path.exists():
-                path = path.with_name(f"{self.pdn_name().stem}-{number}.pdn")
-                number += 1
-            self.pdn_path = path
-        durable_replace(self.pdn_path, self.pdn())
+        try:
+            make_dir(self.pdn_dir)
+            if self.pdn_path is None:
+                self.pdn_path = self._free_pdn_name()
+            durable_replace(self.pdn_path, self.pdn() if text is None else text)
+        except OSError as exc:
+            what = "save the finished game" if self.outcome else "save the game"
+            raise SaveError(what, f"{plain_reason(exc)}; it stays in the journal until it can be saved") \
+                from exc
         return self.pdn_path
 
     def __repr__(self) -> str:

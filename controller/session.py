@@ -10,6 +10,9 @@ built-in engine, with a Message, when it fails (controller/opponents.py).
 One mechanism keeps the page current: after every handled input the state is compared with the last one
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
 Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.
+Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
+journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
+the log, and nothing found there stops the board from starting.
 Ratings: when a game against the built-in engine ends (not when it is abandoned), the person's Glicko-2
 rating in that variant is updated against the level's fixed rating in ``<data dir>/ratings.sqlite3`` (the
 file ``dboard ratings`` reads), on a worker thread; a Message tells the change and ``state()["rating"]`` shows
@@ -39,6 +42,7 @@ from rules import Board, Move, get_variant
 from . import commands as cmd
 from . import events as ev
 from .config import Config
+from .datadir import Notice, prepare
 from .journal import Journal
 from .machine import Controller
 from .opponents import (
@@ -129,11 +133,22 @@ class Session:
         """Resume the journaled game (or start a new one) and begin handling snapshots and commands."""
         self._loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
-        state = self.journal.read() if self.journal is not None else None
-        if state is not None and state.ended is None and state.header.get("settings"):
-            self.controller.resume(state)
+        ctl = self.controller
+        state = None
+        if self.journal is not None and self.journal_dir is not None:
+            notices = prepare(self.journal_dir)
+            opened = self.journal.open()
+            state = opened.state
+            message = opened.message()
+            if message is not None:
+                notices.append(Notice("error" if opened.repair_failed else "warning", message))
+            for notice in notices:
+                log.log(logging.INFO if notice.level == "info" else logging.WARNING, "%s", notice.text)
+                ctl.say(notice.text, notice.level)
+        if state is not None:
+            ctl.resume(state, ctl.settings)   # a finished game goes to the library, then a new game begins
         else:
-            self.controller.new_game()
+            ctl.new_game(at_start=True)
         self.sensors.on_snapshot(self._post)
         self.sensors.on_link(self._post_link)
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),

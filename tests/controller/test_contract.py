@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from controller import commands as cmd
 from controller import events as ev
-from controller.journal import Journal, JournalError, Record, read_journal
 from firmware_bridge.types import GREEN, LedFrame, Light, Pattern
 
 
@@ -53,24 +51,3 @@ def test_commands_from_json() -> None:
 def test_bad_commands_are_refused_precisely(data: object, message: str) -> None:
     with pytest.raises(cmd.CommandError, match=message):
         cmd.Command.from_json(data)
-
-
-def test_journal_ignores_a_torn_last_line(tmp_path: Path) -> None:
-    journal = Journal(tmp_path)
-    journal.start({"settings": {"variant": "english"}})
-    journal.record(Record("move", "9-13", "W:...", "black"))
-    journal.record(Record("move", "22-18", "B:...", "white"))
-    journal.takeback(1)
-    journal.record(Record("move", "22-17", "B:...", "white"))
-    journal.close()
-    with open(journal.path, "a", encoding="utf-8") as fh:
-        fh.write('{"type":"move","text":"13-2')  # power cut mid-write
-    state = read_journal(journal.path)
-    assert [r.text for r in state.records] == ["9-13", "22-17"] and state.ended is None
-
-
-def test_journal_refuses_a_corrupt_middle_line(tmp_path: Path) -> None:
-    path = tmp_path / "game.journal"
-    path.write_text('{"type":"start"}\ngarbage\n{"type":"end","result":"1-0","reason":"x"}\n')
-    with pytest.raises(JournalError, match="line 2"):
-        read_journal(path)

@@ -7,13 +7,16 @@ import os
 import pty
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from card import command, open_card_for_a_process
 from rig import Rig
 
 from firmware_bridge.emulator import BoardEmulator
@@ -243,3 +246,143 @@ def test_play_against_a_dxp_engine(tmp_path: Path) -> None:
     assert [move.split()[-1] for move in moves] == ["(white)", "(black)", "(white)"], out
     assert moves[1] == "move 2: 19-23 (black)" and out.count("The computer (white) plays") == 2, out
     assert "failed" not in out, out
+# --- the data directory: one writer, a port checked first, damage that never stops the board -------------
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _lines_of(stream: Any) -> queue.Queue[str]:
+    """The lines a process prints, as they come (read on a thread)."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
+    return lines
+
+
+def _until(lines: queue.Queue[str], text: str, seconds: float = 30) -> str:
+    deadline = time.monotonic() + seconds
+    while True:
+        line = lines.get(timeout=max(0.01, deadline - time.monotonic()))
+        if text in line:
+            return line
+
+
+def _at_terminal(*options: str, typed: str = "quit\n") -> subprocess.CompletedProcess[str]:
+    """Run ``dboard -q play OPTIONS`` as at a terminal (the web page served), ``typed`` on its input."""
+    command = [sys.executable, "-m", "controller.cli", "-q", "play", *options]
+    return subprocess.run(command, input=typed, capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+
+def _snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def test_a_second_instance_names_the_running_one_and_touches_nothing(tmp_path: Path) -> None:
+    """Issue 13 item 4: a second `dboard play --port 8081` shared game.journal with no lock, the moves
+    interleaved and every later start failed. Now the second one says, in one line, which PID and port hold
+    the data directory, and exits non-zero; with the same port it says the same, before touching anything."""
+    data = tmp_path / "data"
+    port = _free_port()
+    first = subprocess.Popen([sys.executable, "-m", "controller.cli", "-q", "play", *TWO_PEOPLE[:-1],
+                              "--data-dir", str(data), "--port", str(port)], cwd=ROOT, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert first.stdout is not None and first.stdin is not None
+        lines = _lines_of(first.stdout)
+        _until(lines, f"Open http://127.0.0.1:{port}/")
+        first.stdin.write("9-13\n")
+        first.stdin.flush()
+        _until(lines, "move 1: 9-13 (black)")
+        before = _snapshot(data)
+        expected = (f"dboard play: error: the data directory {data} is in use by dboard play (PID "
+                    f"{first.pid}, web port {port}): stop it first, or give this one another --data-dir\n")
+        for options in (("--port", str(_free_port())), ("--port", str(port)), ("--no-web",)):
+            second = _at_terminal(*TWO_PEOPLE[:-1], "--data-dir", str(data), *options, typed="22-17\n")
+            assert second.returncode == 1 and second.stderr == expected, options
+            assert _snapshot(data) == before
+        first.stdin.write("quit\n")
+        first.stdin.flush()
+        assert first.wait(timeout=30) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    third = play(tmp_path, "22-17\n", *TWO_PEOPLE, "--data-dir", str(data)).stdout   # free again
+    assert "Resuming the game of English draughts after 1 ply." in third and "move 2: 22-17 (white)" in third
+
+
+def test_a_busy_port_is_found_before_anything_on_disk_is_touched(tmp_path: Path) -> None:
+    """Issue 13 item 4: a second instance that failed on a busy port had already overwritten the journal."""
+    data = tmp_path / "data"
+    play(tmp_path, "9-13\n22-17\nresign white\n", *TWO_PEOPLE, "--data-dir", str(data))   # an ended game
+    before = _snapshot(data)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = _at_terminal(*TWO_PEOPLE[:-1], "--data-dir", str(data), "--port", str(port))
+    assert out.returncode == 1
+    assert out.stderr.splitlines() == [f"dboard play: error: cannot listen on 127.0.0.1:{port}: Address "
+                                       f"already in use"]
+    assert _snapshot(data) == before
+
+
+def test_play_starts_on_a_damaged_journal_and_says_what_it_kept(tmp_path: Path) -> None:
+    """Issue 20 items 4 and 6: damage made `dboard play` exit (two with a traceback), and what was dropped was
+    never said. Now it starts, keeps the valid prefix, and says so in the terminal and the log."""
+    data = tmp_path / "data"
+    play(tmp_path, "9-13\n22-17\n", *TWO_PEOPLE, "--data-dir", str(data))
+    journal = data / "game.journal"
+    tail = b'{"type":"move","text":null}\n\xff\xfe garbage\n'
+    with open(journal, "ab") as fh:
+        fh.write(tail)
+    script = tmp_path / "pdn.txt"
+    script.write_text("pdn\n", encoding="utf-8")
+    command = [sys.executable, "-m", "controller.cli", "play", *TWO_PEOPLE, "--data-dir", str(data),
+               "--script", str(script)]   # not quiet: the log's warnings are wanted
+    out = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    [copy] = data.glob("game.journal.damaged-*")
+    said = (f"The journal {journal} was damaged at line 4 (it has no checksum): kept the game up to ply 2 "
+            f"(lines 1-3), dropped 2 lines ({len(tail)} bytes); the damaged journal is kept as {copy}.")
+    assert f"[warning] {said}" in out.stdout and said in out.stderr   # the terminal and the log
+    assert "Resuming the game of English draughts after 2 plies." in out.stdout
+    assert "1. 9-13 22-17 *" in out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_sigterm_on_a_read_only_card_exits_cleanly(tmp_path: Path) -> None:
+    """Issue 20 item 3: SIGTERM on a read-only card exited with a traceback. Here the card turns read-only
+    mid-game (the wrapper in the process): the next move is refused, and `systemctl stop` still ends the
+    board cleanly."""
+    card = open_card_for_a_process(tmp_path)
+    english = Rig("english")
+    start, rc = english.ctl.exp.base, english.sq
+    with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5) as emu:
+        service = subprocess.Popen(command(card, "-q", "play", *TWO_PEOPLE, "--data-dir", str(card.path),
+                                           "--profile", "8x8-serial", "--serial-port", emu.port),
+                                   cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        try:
+            assert service.stdout is not None
+            lines = _lines_of(service.stdout)
+            _until(lines, "The board stays live")
+            emu.set_occupancy(start)
+            _until(lines, "The board is set up: play.")
+            emu.lift(rc("9"))
+            emu.place(rc("13"))
+            _until(lines, "move 1: 9-13 (black)")
+            card.read_only()
+            emu.lift(rc("22"))
+            emu.place(rc("17"))
+            _until(lines, "[refused: saving] can't save the move: the card is read-only")
+            service.terminate()
+            _, err = service.communicate(timeout=20)
+        finally:
+            if service.poll() is None:   # a failed wait above: leave no board running
+                service.kill()
+                service.wait()
+    assert service.returncode == 0, err
+    assert "Traceback" not in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,20 @@ def test_ratings_reads_the_data_dir_of_the_config_file(tmp_path: Path,
     assert f"no ratings yet in {tmp_path / 'other' / RATINGS_FILE}" in capsys.readouterr().out
     assert main(["ratings", "--config", str(tmp_path / "missing.toml")]) == 1
     assert "config file not found" in capsys.readouterr().err
+
+
+def test_adding_a_player_takes_the_data_directorys_lock(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """One writer per data directory (issue 20): while `dboard play` holds it, `ratings --add` is refused in
+    one line naming the holder; listing (a read) is not."""
+    from controller.datadir import DataDirLock
+
+    with DataDirLock(tmp_path, "dboard play", 8080):
+        assert main(["ratings", "--data-dir", str(tmp_path), "--add", "zoe"]) == 1
+        err = capsys.readouterr().err
+        assert err.splitlines() == [f"dboard ratings: error: the data directory {tmp_path} is in use by "
+                                    f"dboard play (PID {os.getpid()}, web port 8080): stop it first, or give "
+                                    f"this one another --data-dir"]
+        assert main(["ratings", "--data-dir", str(tmp_path)]) == 0
+    assert main(["ratings", "--data-dir", str(tmp_path), "--add", "zoe"]) == 0
+    assert "player 'zoe' added" in capsys.readouterr().out
