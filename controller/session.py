@@ -9,7 +9,9 @@ config's ``external_engine`` command), ``"dxp"`` a DXP engine (``dxp_engine``), 
 built-in engine, with a Message, when it fails (controller/opponents.py).
 One mechanism keeps the page current: after every handled input the state is compared with the last one
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
-Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.
+Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress; ``send()`` returns a
+future of the command's Outcome (done, refused or failed, with the reason); a new game over an unfinished one
+with moves saves that one to the library first.
 Ratings: when a game against the built-in engine ends (not when it is abandoned), the person's Glicko-2
 rating in that variant is updated against the level's fixed rating in ``<data dir>/ratings.sqlite3`` (the
 file ``dboard ratings`` reads), on a worker thread; a Message tells the change and ``state()["rating"]`` shows
@@ -74,6 +76,14 @@ class _Consulted:
 
     then: Callable[[Any], None]
     result: Any
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A command on the queue with the future its Outcome goes to."""
+
+    command: cmd.Command
+    outcome: asyncio.Future[cmd.Outcome]
 
 
 @dataclass(frozen=True)
@@ -182,10 +192,13 @@ class Session:
         with contextlib.suppress(ValueError):
             self._subscribers.remove(queue)
 
-    async def send(self, command: cmd.Command) -> None:
-        """Queue a command; it is handled in order with the board's snapshots."""
-        assert self._queue is not None, "the session is not started"
-        await self._queue.put(command)
+    async def send(self, command: cmd.Command) -> asyncio.Future[cmd.Outcome]:
+        """Queue a command; it is handled in order with the board's snapshots. The future returned gives its
+        Outcome once handled (done, refused with the reason, failed with the reason)."""
+        assert self._queue is not None and self._loop is not None, "the session is not started"
+        sent = _Sent(command, self._loop.create_future())
+        await self._queue.put(sent)
+        return sent.outcome
 
     def state(self) -> dict[str, Any]:
         """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
@@ -266,16 +279,22 @@ class Session:
         assert self._queue is not None
         while True:
             item = await self._queue.get()
+            sent = item if isinstance(item, _Sent) else None
+            error: Exception | None = None
             try:
-                self._handle(item)
+                self._handle(sent.command if sent else item)
                 self._play_for_the_computer()
             except ValueError as exc:
+                error = exc
                 self.controller.say(str(exc), "error")
-            except Exception:
+            except Exception as exc:
+                error = exc
                 log.exception("session failed handling %r", item)
             finally:
                 self._broadcast_state()
                 self._queue.task_done()
+                if sent is not None and not sent.outcome.done():
+                    sent.outcome.set_result(cmd.Outcome.of(error))
 
     def _handle(self, item: Any) -> None:
         ctl = self.controller
@@ -301,17 +320,19 @@ class Session:
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
             self._fit_board(settings)
+            self._save_unfinished()
             ctl.new_game(settings)
             ctl.snapshot(self.sensors.snapshot().squares)
         elif isinstance(c, cmd.SetupPosition):
             settings = dataclasses.replace(ctl.settings, fen=c.fen)
             self._check_new_game(settings)
+            self._save_unfinished()
             ctl.new_game(settings)
         elif isinstance(c, cmd.SavePdn):
             path = self.save_pdn()
             if path is None:
                 raise ValueError("there is no data directory to save the game in")
-            ctl.say(f"The game so far is saved in {path}.")
+            ctl.say(f"The game so far is saved in the library as {path.name}.")
         elif isinstance(c, cmd.Takeback):
             ctl.takeback(c.plies)
         elif isinstance(c, cmd.Resign):
@@ -438,6 +459,15 @@ class Session:
             ctl.answer_draw(computer, accept=ahead <= DRAW_MARGIN)
 
         self._consult(board, min(self.config.engine_time, 1.0), answer)
+
+    def _save_unfinished(self) -> None:
+        """A new game over one with moves and no result first saves it (result ``*``) to the library, so that
+        a stray click loses nothing; when it cannot be saved the new game does not start."""
+        ctl = self.controller
+        if ctl.records and ctl.outcome is None and (path := self.save_pdn()) is not None:
+            plies = len(ctl.records)
+            ctl.say(f"The unfinished game ({plies} {'ply' if plies == 1 else 'plies'}) is saved in the "
+                    f"library as {path.name}.")
 
     def _check_new_game(self, settings: GameSettings) -> None:
         """Validate before anything changes; a new game also gives a failed external engine a fresh try."""
