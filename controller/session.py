@@ -289,7 +289,7 @@ class Session:
                 self.controller.say(str(exc), "error")
             except Exception as exc:
                 error = exc
-                log.exception("session failed handling %r", item)
+                log.exception("session failed handling %r", sent.command if sent else item)
             finally:
                 self._broadcast_state()
                 self._queue.task_done()
