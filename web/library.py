@@ -182,10 +182,21 @@ class GameLibrary:
     def refresh(self) -> bool:
         """Bring the index up to date; whether anything changed."""
         with self._lock:
-            if self._dirs and not self._racy and self._dirs == self._dir_stamps() and \
+            if self._dirs and not self._racy and self._dirs == self._known_dir_stamps() and \
                     time.monotonic() - self._swept_at < self.sweep_seconds:
                 return False
             return self._sweep()
+
+    def _known_dir_stamps(self) -> dict[str, int]:
+        """The modification times of the directories found by the last sweep (a new or removed folder changes
+        its parent's, so this is enough to tell whether anything changed)."""
+        stamps: dict[str, int] = {}
+        for folder in self._dirs:
+            try:
+                stamps[folder] = os.stat(folder).st_mtime_ns
+            except OSError:
+                continue
+        return stamps
 
     def _dir_stamps(self) -> dict[str, int]:
         """The modification time of every directory of the library (a file added, removed or replaced by a

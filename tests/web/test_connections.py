@@ -204,3 +204,19 @@ def test_the_soft_descriptor_limit_is_raised_at_start() -> None:
     unit = Path(__file__).resolve().parents[2] / "hardware" / "systemd" / "draughts-board.service"
     unit = unit.read_text()
     assert "\nLimitNOFILE=8192\n" in unit
+
+
+def test_responses_are_not_held_back_by_nagle(tmp_path: Path) -> None:
+    """The listening socket said protocol 0, so asyncio did not set TCP_NODELAY on accepted connections and
+    every keep-alive response waited ~40 ms for the delayed ACK of its head."""
+    import socket as sockets
+
+    with live_server(tmp_path, opponent="person") as live, httpx.Client(timeout=5) as client:
+        assert client.get(live.url + "api/state").status_code == 200
+        guard = live.server.guard
+
+        def nodelay() -> list[int]:
+            return [p.transport.get_extra_info("socket").getsockopt(sockets.IPPROTO_TCP, sockets.TCP_NODELAY)
+                    for p in guard._waiting]
+
+        assert live.call(nodelay) == [1]   # the keep-alive connection, waiting for its next request
