@@ -304,6 +304,7 @@ class Row:
     quiet: Probe
     attacked: Probe
     memory_kb: int
+    cpu_percent: float
     figures: str
 
 
@@ -315,6 +316,7 @@ def run_scenario(name: str, args: argparse.Namespace, data: Path) -> Row:
     with PanelProcess(data, descriptors=descriptors, limits=limits) as panel:
         quiet = probe(panel.url, args.probes)
         before = panel.memory_kb("VmHWM")
+        cpu, started = panel.cpu_seconds(), time.monotonic()
         if name == "body":
             with attacker(attack_body, panel.url, args.seconds) as conn:
                 attacked = probe(panel.url, args.probes)
@@ -351,7 +353,8 @@ def run_scenario(name: str, args: argparse.Namespace, data: Path) -> Row:
         else:
             attacked, figures = clients_scenario(panel, args)
         growth = panel.memory_kb("VmHWM") - before
-    return Row(name, quiet, attacked, growth, figures)
+        busy = 100 * (panel.cpu_seconds() - cpu) / (time.monotonic() - started)
+    return Row(name, quiet, attacked, growth, busy, figures)
 
 
 def clients_scenario(panel: PanelProcess, args: argparse.Namespace) -> tuple[Probe, str]:
@@ -399,6 +402,7 @@ def library_scenario(args: argparse.Namespace, data: Path) -> Row:
     with PanelProcess(data) as panel:
         quiet = probe(panel.url, args.probes)
         before = panel.memory_kb("VmHWM")
+        cpu, started = panel.cpu_seconds(), time.monotonic()
         listing: list[float] = []
         with httpx.Client(timeout=60) as client:
             first = time.perf_counter()
@@ -409,6 +413,7 @@ def library_scenario(args: argparse.Namespace, data: Path) -> Row:
                 client.get(panel.url + "api/games").raise_for_status()
                 listing.append((time.perf_counter() - start) * 1000)
         growth = panel.memory_kb("VmHWM") - before
+        busy = 100 * (panel.cpu_seconds() - cpu) / (time.monotonic() - started)
     peer: list[float] = []
     for _ in range(3):   # what every listing did before the index: read every file again
         start = time.perf_counter()
@@ -418,13 +423,14 @@ def library_scenario(args: argparse.Namespace, data: Path) -> Row:
     figures = (f"{count} games: GET /api/games p50 {pct(listing, 0.5):.1f} ms, max {max(listing):.1f} ms "
                f"(first, indexing: {first_ms:.0f} ms); peer, every file read per listing: "
                f"p50 {pct(peer, 0.5):.0f} ms = {pct(peer, 0.5) / pct(listing, 0.5):.0f}x slower")
-    return Row("library", quiet, attacked, growth, figures)
+    return Row("library", quiet, attacked, growth, busy, figures)
 
 
 def report(rows: list[Row]) -> None:
     print(f"{'scenario':<9}{'ping p50 ms':>18}{'ping p95 ms':>18}{'GET state p50 ms':>22}{'fails':>7}"
-          f"{'peak mem +MB':>14}  figures")
-    print(f"{'':<9}{'quiet > attack':>18}{'quiet > attack':>18}{'quiet > attack':>22}")
+          f"{'server':>9}{'peak mem':>10}  figures")
+    print(f"{'':<9}{'quiet > attack':>18}{'quiet > attack':>18}{'quiet > attack':>22}{'':>7}{'CPU %':>9}"
+          f"{'+MB':>10}")
     for row in rows:
         q, a = row.quiet, row.attacked
         state_label = "GET /api/games" if row.scenario == "library" else ""
@@ -432,7 +438,7 @@ def report(rows: list[Row]) -> None:
               f"{pct(q.ping, 0.5):>8.1f} >{pct(a.ping, 0.5):>7.1f}"
               f"{pct(q.ping, 0.95):>10.1f} >{pct(a.ping, 0.95):>7.1f}"
               f"{pct(q.state, 0.5):>12.1f} >{pct(a.state, 0.5):>8.1f}"
-              f"{a.failures:>7}{row.memory_kb / 1024:>14.1f}  {row.figures}"
+              f"{a.failures:>7}{row.cpu_percent:>9.0f}{row.memory_kb / 1024:>10.1f}  {row.figures}"
               + (f" ({state_label} in the GET column)" if state_label else ""))
     compared = [r for r in rows if r.quiet.ping and r.attacked.ping and r.scenario != "library"]
     if compared:

@@ -138,6 +138,12 @@ class PanelProcess:
                 return int(line.split()[1])
         raise AssertionError(f"no {field} in /proc/{self.process.pid}/status")
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the process has used so far (user and system, from /proc)."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def signal(self, sig: int) -> None:
         assert self.process is not None
         self.process.send_signal(sig)
