@@ -97,7 +97,7 @@ def test_a_token_configured_on_loopback_is_required(tmp_path: Path) -> None:
         url = read_url(process)
         assert url == f"http://127.0.0.1:{port}/?token={token}"
         base = url.split("?")[0]
-        command = {"type": "command", "command": {"kind": "hint"}}
+        command = {"type": "command", "command": {"kind": "set_teaching", "on": True}}
         assert httpx.get(base, timeout=10).status_code == 403
         assert httpx.post(base + "api/command", json=command, timeout=10).status_code == 403
         assert httpx.get(url, timeout=10).status_code == 200

@@ -66,8 +66,8 @@ def test_replies_say_done_refused_or_failed_matched_to_the_id(tmp_path: Path) ->
         set_up(live)
         with connect(ws_url(live.url)) as ws:
             ws.recv(timeout=5)
-            assert request(ws, command(1, "hint")) == {"type": "reply", "command": "Hint", "outcome": "done",
-                                                       "id": 1}
+            assert request(ws, command(1, "set_teaching", on=True)) == {
+                "type": "reply", "command": "SetTeaching", "outcome": "done", "id": 1}
             refused = request(ws, command("two", "accept_draw", color="black"))
             assert refused["outcome"] == "refused" and refused["id"] == "two"
             assert "no draw offer" in refused["reason"]
@@ -84,7 +84,7 @@ def test_replies_say_done_refused_or_failed_matched_to_the_id(tmp_path: Path) ->
         api = live.url + "api/command"
         refused_http = httpx.post(api, json=command(4, "accept_draw", color="white"), timeout=10)
         assert refused_http.status_code == 409 and refused_http.json()["outcome"] == "refused"
-        done_http = httpx.post(api, json=command(5, "hint"), timeout=10)
+        done_http = httpx.post(api, json=command(5, "set_teaching", on=True), timeout=10)
         assert done_http.status_code == 200 and done_http.json()["outcome"] == "done"
 
 
@@ -128,21 +128,22 @@ def test_wrong_tokens_close_the_connection_and_are_logged_once(tmp_path: Path,
         url = live.url.split("?")[0]
         with connect(ws_url(url)) as ws:
             ws.recv(timeout=5)
-            assert request(ws, command(0, "hint"))["error"] == "forbidden"   # no token: refused, not counted
+            missing = request(ws, command(0, "set_teaching", on=True))   # no token: refused, not counted
+            assert missing["error"] == "forbidden"
             for n in range(1, 5):
-                guess = command(n, "hint") | {"token": f"guess-{n}-0123456789"}
+                guess = command(n, "set_teaching", on=True) | {"token": f"guess-{n}-0123456789"}
                 assert request(ws, guess)["error"] == "forbidden"
-            ws.send(json.dumps(command(5, "hint") | {"token": "guess-5-0123456789"}))
+            ws.send(json.dumps(command(5, "set_teaching", on=True) | {"token": "guess-5-0123456789"}))
             with pytest.raises(ConnectionClosed) as closing:
                 while True:
                     ws.recv(timeout=5)
             assert closing.value.rcvd is not None and closing.value.rcvd.code == 1008
         with httpx.Client(timeout=5) as client:
-            answers = [client.post(url + "api/command", json=command(n, "hint"),
+            answers = [client.post(url + "api/command", json=command(n, "set_teaching", on=True),
                                    headers={"X-Dboard-Token": f"guess-{n}-0123456789"}) for n in range(5)]
             assert [a.status_code for a in answers] == [403] * 5
             assert [a.headers.get("connection") for a in answers] == [None] * 4 + ["close"]
-            assert client.post(url + "api/command", json=command(6, "hint"),
+            assert client.post(url + "api/command", json=command(6, "set_teaching", on=True),
                                headers={"X-Dboard-Token": TOKEN}).json()["outcome"] == "done"
     lines = [r.getMessage() for r in caplog.records if "wrong access tokens" in r.getMessage()]
     assert len(lines) == 2 and all(line.startswith("127.0.0.1:") for line in lines)
