@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import contextlib
 import json
 import multiprocessing as mp
@@ -43,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))   # the panel's process
 
 import httpx
-from attack_server import PanelProcess
+from attack_server import PanelProcess, address, raw_websocket, ws_url
 from websockets.sync.client import connect
 
 SCENARIOS = ("body", "stuck", "idle", "ping", "clients", "library")
@@ -56,15 +55,6 @@ def pct(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def address(url: str) -> tuple[str, int]:
-    host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
-    return host, int(port)
-
-
-def ws_url(url: str) -> str:
-    return url.split("?")[0].replace("http://", "ws://") + "ws"
 
 
 def more_descriptors() -> None:
@@ -112,22 +102,6 @@ def probe(url: str, count: int, timeout: float = 10.0) -> Probe:
 
 
 # --- attackers (each in its own process) --------------------------------------------------------------------
-def raw_websocket(url: str, rcvbuf: int | None = None) -> socket.socket:
-    """A websocket handshake on a raw socket (for a client that then never reads)."""
-    sock = socket.socket()
-    if rcvbuf:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    sock.connect(address(url))
-    host, port = address(url)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
-    return sock
-
-
 def attack_body(url: str, seconds: float, out: Connection) -> None:
     """Five connections at a time: four declare 10 GB, one is chunked; each pushes until the server closes."""
     host, port = address(url)

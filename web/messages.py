@@ -231,7 +231,7 @@ def command_reply(command: str, outcome: Any) -> dict[str, Any]:
 
 
 def error_reply(request_id: object, error: str, message: str) -> dict[str, Any]:
-    """A request that was not valid (``invalid``), not allowed (``forbidden``) or not taken (``busy``)."""
+    """A request that was not valid (``invalid``) or not allowed (``forbidden``)."""
     return {"type": "error", "id": request_id, "error": error, "message": redact(message)}
 
 

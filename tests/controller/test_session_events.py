@@ -43,6 +43,15 @@ async def _started(session: Session, board: SimulatedDevice) -> asyncio.Queue:
     return events
 
 
+async def _one_move(session: Session, board: SimulatedDevice) -> asyncio.Queue:
+    """English from its start position, 9-13 played on the simulated board; the events since the start."""
+    events = await _started(session, board)
+    board.lift((5, 1))
+    board.place((4, 0))
+    await next_event(events, ev.MoveCommitted, WAIT)
+    return events
+
+
 def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
     async def main() -> None:
         board = SimulatedDevice(8, 8)
@@ -122,10 +131,7 @@ def test_save_pdn_command_writes_the_game_in_progress(tmp_path: Path) -> None:
         board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
         async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
-            events = await _started(session, board)
-            board.lift((5, 1))
-            board.place((4, 0))
-            await next_event(events, ev.MoveCommitted, WAIT)
+            events = await _one_move(session, board)
             await session.send(cmd.Command.from_json({"kind": "save_pdn"}))
             await session.idle()
             [path] = (tmp_path / "games").glob("*.pdn")
@@ -324,10 +330,7 @@ def test_new_game_over_an_unfinished_game_saves_it_first(tmp_path: Path) -> None
         board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
         async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
-            events = await _started(session, board)
-            board.lift((5, 1))
-            board.place((4, 0))
-            await next_event(events, ev.MoveCommitted, WAIT)
+            events = await _one_move(session, board)
             done = await (await session.send(cmd.NewGame("english", "both", "person")))
             assert done.status == "done"
             [path] = (tmp_path / "games").glob("*.pdn")

@@ -6,19 +6,22 @@ person on the simulated board, the start position set up) and the WebServer on a
 Prints ``Open URL`` then serves until stdin closes. ``--descriptors`` sets the process's open-file limit
 (soft and hard) before anything starts; ``--limits`` overrides fields of web.limits.Limits. SIGUSR1 takes
 every free descriptor (as a leak elsewhere would), SIGUSR2 gives them back; each prints a line when done.
-:class:`PanelProcess` starts it and watches its output and memory.
+:class:`PanelProcess` starts it and watches its output and memory; ``raw_websocket`` is a client that never
+reads.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import logging
 import os
 import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -33,6 +36,36 @@ from controller.session import Session
 from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
 from web.server import WebServer
+
+
+def address(url: str) -> tuple[str, int]:
+    """The host and port of an ``http://host:port/...`` URL."""
+    host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
+    return host, int(port)
+
+
+def ws_url(url: str) -> str:
+    """The page's websocket URL for its ``http://`` URL (a ``?token=`` dropped)."""
+    return url.split("?")[0].replace("http://", "ws://") + "ws"
+
+
+def raw_websocket(url: str, rcvbuf: int | None = None) -> socket.socket:
+    """A websocket handshake on a raw socket, for a client that then never reads (``rcvbuf``: its receive
+    buffer, small to fill it soon)."""
+    sock = socket.socket()
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.connect(address(url))
+    host, port = address(url)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise ConnectionError(f"websocket handshake refused: {head[:100]!r}")
+    return sock
 
 
 class Hog:

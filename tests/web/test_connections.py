@@ -3,10 +3,8 @@ frames and invalid UTF-8 - each made by real clients against a real server, with
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
-import os
 import resource
 import signal
 import socket
@@ -15,21 +13,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from attack_server import PanelProcess
+from attack_server import PanelProcess, address, raw_websocket, ws_url
 from web_harness import live_server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from web.limits import Limits, raise_descriptor_limit
-
-
-def address(url: str) -> tuple[str, int]:
-    host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
-    return host, int(port)
-
-
-def ws_url(url: str) -> str:
-    return url.split("?")[0].replace("http://", "ws://") + "ws"
 
 
 def closed(sock: socket.socket, seconds: float) -> bool:
@@ -49,18 +38,7 @@ def closed(sock: socket.socket, seconds: float) -> bool:
 
 def stuck_websocket(url: str) -> socket.socket:
     """A websocket client that completes the handshake and then never reads (a tiny receive buffer)."""
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(address(url))
-    host, port = address(url)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
-    assert head.startswith(b"HTTP/1.1 101"), head
-    return sock
+    return raw_websocket(url, rcvbuf=4096)
 
 
 def test_idle_connections_cannot_lock_clients_out(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from attack_server import PanelProcess
+from attack_server import PanelProcess, address
 from playwright.sync_api import Playwright
 from web_harness import CHROMIUM, CHROMIUM_ARGS, browser, live_server
 from websockets.exceptions import InvalidStatus
@@ -22,11 +22,6 @@ from web.access import WebOptions
 MB = 1024 * 1024
 TOKEN = "guards-token-0123456789"
 RESIGN = {"type": "command", "command": {"kind": "resign", "color": "white"}}
-
-
-def address(url: str) -> tuple[str, int]:
-    host, port = url.split("//")[1].split("/")[0].rsplit(":", 1)
-    return host, int(port)
 
 
 def push_body(url: str, head: str, megabytes: int, results: list[tuple[bytes, int]]) -> None:

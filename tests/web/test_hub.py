@@ -10,7 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from test_connections import closed, stuck_websocket, ws_url
+from attack_server import ws_url
+from test_connections import closed, stuck_websocket
 from web_harness import live_server
 from websockets.sync.client import connect
 
