@@ -153,7 +153,8 @@ def attack_stuck(url: str, seconds: float, out: Connection) -> None:
 async def flood(url: str, seconds: float, message: Callable[[int], str], answer: str,
                 watch: bool = False) -> dict[str, int]:
     """Send ``message(n)`` as fast as the connection takes them for ``seconds`` while counting the answers
-    (and, with ``watch``, the states a second client receives); the asyncio client reads while it sends."""
+    (and, with ``watch``, the states a second client receives) until a second after; the asyncio client reads
+    while it sends. ``span_ms`` is the time from the first message to the end of the counting."""
     from websockets.asyncio.client import connect as aconnect
 
     counts = {"sent": 0, "answered": 0, "watcher_states": 0}
@@ -170,7 +171,8 @@ async def flood(url: str, seconds: float, message: Callable[[int], str], answer:
         readers = [asyncio.create_task(count(ws, "answered", answer))]
         if watch:
             readers.append(asyncio.create_task(count(watcher, "watcher_states", "state")))
-        deadline = time.monotonic() + seconds
+        started = time.monotonic()
+        deadline = started + seconds
         with contextlib.suppress(Exception):
             while time.monotonic() < deadline:
                 left = max(0.01, deadline - time.monotonic())
@@ -179,6 +181,7 @@ async def flood(url: str, seconds: float, message: Callable[[int], str], answer:
         await asyncio.sleep(1)   # the answers still on their way
         for reader in readers:
             reader.cancel()
+        counts["span_ms"] = round((time.monotonic() - started) * 1000)
     return counts
 
 
@@ -302,7 +305,7 @@ def run_scenario(name: str, args: argparse.Namespace, data: Path) -> Row:
                 attacked = probe(panel.url, args.probes)
                 stats = conn.recv()
             dropped = any("dropped websocket client" in line for line in panel.lines["stderr"])
-            window = args.seconds + 1   # the answers are counted for a second after the flood
+            window = stats["span_ms"] / 1000
             figures = (f"{stats['sent']} commands sent, {stats['answered']} answered "
                        f"({stats['answered'] / window:.0f}/s), watcher got {stats['watcher_states']} "
                        f"states ({stats['watcher_states'] / window:.0f}/s), stuck client "
@@ -323,7 +326,7 @@ def run_scenario(name: str, args: argparse.Namespace, data: Path) -> Row:
                 attacked = probe(panel.url, args.probes)
                 stats = conn.recv()
             figures = (f"{stats['sent']} pings sent, {stats['answered']} answered "
-                       f"({stats['answered'] / (args.seconds + 1):.0f}/s)")
+                       f"({stats['answered'] / (stats['span_ms'] / 1000):.0f}/s)")
         else:
             attacked, figures = clients_scenario(panel, args)
         growth = panel.memory_kb("VmHWM") - before
