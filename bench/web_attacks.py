@@ -298,8 +298,8 @@ def run_scenario(name: str, args: argparse.Namespace, data: Path) -> Row:
             with attacker(attack_body, panel.url, args.seconds) as conn:
                 attacked = probe(panel.url, args.probes)
                 stats = conn.recv()
-            figures = (f"{stats['connections']} floods, {stats['refused_413']} refused 413, "
-                       f"{stats['pushed_mb']:.0f} MB pushed before the server closed")
+            figures = (f"{stats['connections']} floods, {stats['refused_413']} refused 413 before their body "
+                       f"was read; {stats['pushed_mb']:.0f} MB sent into socket buffers till each was closed")
         elif name == "stuck":
             with attacker(attack_stuck, panel.url, args.seconds) as conn:
                 attacked = probe(panel.url, args.probes)
