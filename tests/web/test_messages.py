@@ -43,7 +43,7 @@ def command(n: int, kind: str, **fields: object) -> dict:
     return {"type": "command", "id": n, "command": {"kind": kind, **fields}}
 
 
-def set_up(live) -> list[tuple[str, int, int]]:
+def start_position(live) -> list[tuple[str, int, int]]:
     """Put the start position on the board; the lift and place of a legal first move."""
     board = rules.Board("international")
     geometry = board.variant.geometry
@@ -63,7 +63,7 @@ def test_replies_say_done_refused_or_failed_matched_to_the_id(tmp_path: Path) ->
     controller handled the command: done, refused with the reason, or failed with the reason (here a real
     EMFILE while the finished game is written), each with the request's id; over HTTP the status says it."""
     with live_server(tmp_path, opponent="person", human_color="both") as live:
-        set_up(live)
+        start_position(live)
         with connect(ws_url(live.url)) as ws:
             ws.recv(timeout=5)
             assert request(ws, command(1, "set_teaching", on=True)) == {
@@ -93,7 +93,7 @@ def test_no_server_path_reaches_a_client(tmp_path: Path) -> None:
     /home/..."), public viewers included. Every text a client gets names files only."""
     data = str(tmp_path)
     with live_server(tmp_path, opponent="person", human_color="both") as live:
-        gestures = set_up(live)
+        gestures = start_position(live)
         seen: list[str] = []
         with connect(ws_url(live.url)) as ws:
             seen.append(str(ws.recv(timeout=5)))
@@ -154,7 +154,7 @@ def test_new_game_over_an_unfinished_game_keeps_it_in_the_library(tmp_path: Path
     """Item 12 (and issue 13 item 10): one new_game replaced a game in progress with no PDN of it left. Now
     it is saved first, the page is told so, and the library lists it as unfinished under its own name."""
     with live_server(tmp_path, opponent="person", human_color="both", settle_ms=0) as live:
-        gestures = set_up(live)
+        gestures = start_position(live)
         seen: list[str] = []
         with connect(ws_url(live.url)) as ws:
             ws.recv(timeout=5)
