@@ -6,6 +6,8 @@ Additions to the contract: ``ChooseMove(text)`` picks one of several candidate m
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
 PDN file (the game library's directory). ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
+``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
+message) or failed (any other error, with its reason).
 """
 
 from __future__ import annotations
@@ -290,6 +292,32 @@ class Place(_SquareCommand):
 
     kind: ClassVar[str] = "place"
     title: ClassVar[str] = "Place a piece"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one handled command: ``done``, ``refused`` (the reason is the ValueError's message) or
+    ``failed`` (the reason names the error, e.g. "Too many open files")."""
+
+    status: str
+    reason: str = ""
+
+    STATUSES: ClassVar[tuple[str, ...]] = ("done", "refused", "failed")
+
+    def __post_init__(self) -> None:
+        if self.status not in self.STATUSES:
+            raise ValueError(f"outcome: the status must be done, refused or failed, got {self.status!r}")
+
+    @classmethod
+    def of(cls, exc: BaseException | None) -> Outcome:
+        """The outcome of handling that raised ``exc`` (None: done). An OSError gives its reason without the
+        file name, which is a path of the server."""
+        if exc is None:
+            return cls("done")
+        if isinstance(exc, ValueError):
+            return cls("refused", str(exc))
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return cls("failed", reason or type(exc).__name__)
 
 
 _BY_KIND: dict[str, type[Command]] = {

@@ -16,6 +16,8 @@ from typing import Any
 
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
 OPPONENTS = ("engine", "person", "external", "dxp")
+MIN_TOKEN = 16
+"""The shortest web token accepted: a short one can be guessed."""
 
 
 class ConfigError(ValueError):
@@ -41,9 +43,13 @@ class Config:
     listen: str = "127.0.0.1"
     """Address the web panel binds to; anything but loopback requires the token for control actions."""
     token: str = ""
-    """Token for control actions when listening beyond localhost (generated and printed when empty)."""
+    """Token for control actions, at least 16 characters; required on loopback too once set. Listening beyond
+    localhost with none set, one is generated and printed."""
     public_view: bool = False
     """Let anyone watch without the token when listening beyond localhost."""
+    allowed_hosts: str = ""
+    """Host names the web panel answers to besides this machine's own (comma-separated; e.g. the name of a
+    TLS proxy in front of it, or *.example.org); any other Host header gets 400."""
     human_color: str = "white"
     """Rgb the person plays: white, black or both (two people on one board)."""
     opponent: str = "engine"
@@ -99,6 +105,9 @@ class Config:
             raise ConfigError(f"human_color: expected white, black or both, got {self.human_color!r}")
         if not self.player.strip():
             raise ConfigError("player: the profile name must not be empty")
+        if self.token and len(self.token) < MIN_TOKEN:
+            raise ConfigError(f"token: must be at least {MIN_TOKEN} characters long, got {len(self.token)} "
+                              f"(leave it empty to have one generated)")
 
     @property
     def data_path(self) -> Path:

@@ -69,13 +69,23 @@ class PdnTags:
     site: str = "draughts-board"
     date: str = "????.??.??"
     time_control: str | None = None
+    reason: str | None = None
+    """How the game ended (e.g. "resignation"), written as its last comment; None while unfinished."""
+
+    @property
+    def termination(self) -> str:
+        """The Termination tag, in PGN's words: Unterminated, Time forfeit or Normal."""
+        if self.result == "*":
+            return "Unterminated"
+        return "Time forfeit" if self.reason and "on time" in self.reason else "Normal"
 
 
 def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record], tags: PdnTags) -> str:
     """A PDN text of the game through the rules core's canonical writer (forced plies carry a comment, moves
-    made under a time control carry ``[%clock]`` / ``[%wall]`` comments)."""
+    made under a time control carry ``[%clock]`` / ``[%wall]`` comments; a Termination tag says whether and
+    how the game ended, and the reason it ended is the last comment)."""
     header = {"Event": tags.event, "Site": tags.site, "Date": tags.date, "White": tags.white,
-              "Black": tags.black, "Result": tags.result}
+              "Black": tags.black, "Result": tags.result, "Termination": tags.termination}
     if variant.pdn_gametype:
         header["GameType"] = variant.pdn_gametype
     if tags.time_control:
@@ -94,7 +104,10 @@ def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record]
             nodes.append(MoveNode(r.text.split(" (")[0], clock=clock,
                                   comments=[f"forced: {r.text}; position after it {r.fen}"]))
     start_ply = 0 if board.turn == variant.first else 1
-    game = PdnGame(tags=header, mainline=Line(nodes), result=tags.result, start_ply=start_ply)
+    mainline = Line(nodes)
+    if tags.reason and tags.result != "*":
+        (nodes[-1].comments if nodes else mainline.comments).append(tags.reason)
+    game = PdnGame(tags=header, mainline=mainline, result=tags.result, start_ply=start_ply)
     return write_game(game)
 
 
@@ -320,9 +333,10 @@ class GameRecord:
 
     def pdn(self) -> str:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""
-        result = self.outcome[0] if self.outcome else "*"
+        result, reason = self.outcome if self.outcome else ("*", None)
         tags = PdnTags(white=self.player("white"), black=self.player("black"), result=result,
-                       date=f"{self.started:%Y.%m.%d}", time_control=self.settings.time_control)
+                       date=f"{self.started:%Y.%m.%d}", time_control=self.settings.time_control,
+                       reason=reason)
         return write_pdn(self.variant, self.settings.fen, self.plies, tags)
 
     def pdn_name(self) -> Path:

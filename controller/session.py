@@ -9,7 +9,9 @@ config's ``external_engine`` command), ``"dxp"`` a DXP engine (``dxp_engine``), 
 built-in engine, with a Message, when it fails (controller/opponents.py).
 One mechanism keeps the page current: after every handled input the state is compared with the last one
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
-Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress.
+Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress; ``send()`` returns a
+future of the command's Outcome (done, refused or failed, with the reason); a new game over an unfinished one
+with moves saves that one to the library first.
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
 journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
 the log, and nothing found there stops the board from starting.
@@ -81,6 +83,14 @@ class _Consulted:
 
 
 @dataclass(frozen=True)
+class _Sent:
+    """A command on the queue with the future its Outcome goes to."""
+
+    command: cmd.Command
+    outcome: asyncio.Future[cmd.Outcome]
+
+
+@dataclass(frozen=True)
 class _EngineAnswer:
     token: int
     move: Move | None
@@ -125,7 +135,10 @@ class Session:
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
 
     def _show_leds(self, frame: LedFrame) -> None:
-        """The controller's frame to the board at the configured brightness (the web page shows it whole)."""
+        """The controller's frame to the board at the configured brightness (the web page shows it whole). A
+        frame for a game of another size waits until the simulated board has taken that size."""
+        if (frame.rows, frame.cols) != (self.sensors.rows, self.sensors.cols):
+            return
         self.leds.show(frame.dimmed(self.config.brightness))
 
     # --- lifecycle ---------------------------------------------------------------------------------
@@ -197,10 +210,13 @@ class Session:
         with contextlib.suppress(ValueError):
             self._subscribers.remove(queue)
 
-    async def send(self, command: cmd.Command) -> None:
-        """Queue a command; it is handled in order with the board's snapshots."""
-        assert self._queue is not None, "the session is not started"
-        await self._queue.put(command)
+    async def send(self, command: cmd.Command) -> asyncio.Future[cmd.Outcome]:
+        """Queue a command; it is handled in order with the board's snapshots. The future returned gives its
+        Outcome once handled (done, refused with the reason, failed with the reason)."""
+        assert self._queue is not None and self._loop is not None, "the session is not started"
+        sent = _Sent(command, self._loop.create_future())
+        await self._queue.put(sent)
+        return sent.outcome
 
     def state(self) -> dict[str, Any]:
         """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
@@ -281,16 +297,22 @@ class Session:
         assert self._queue is not None
         while True:
             item = await self._queue.get()
+            sent = item if isinstance(item, _Sent) else None
+            error: Exception | None = None
             try:
-                self._handle(item)
+                self._handle(sent.command if sent else item)
                 self._play_for_the_computer()
             except ValueError as exc:
+                error = exc
                 self.controller.say(str(exc), "error")
-            except Exception:
-                log.exception("session failed handling %r", item)
+            except Exception as exc:
+                error = exc
+                log.exception("session failed handling %r", sent.command if sent else item)
             finally:
                 self._broadcast_state()
                 self._queue.task_done()
+                if sent is not None and not sent.outcome.done():
+                    sent.outcome.set_result(cmd.Outcome.of(error))
 
     def _handle(self, item: Any) -> None:
         ctl = self.controller
@@ -315,18 +337,21 @@ class Session:
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
-            self._fit_board(settings)
+            self._check_board_fits(settings)
+            self._save_unfinished()
             ctl.new_game(settings)
+            self._fit_board()
             ctl.snapshot(self.sensors.snapshot().squares)
         elif isinstance(c, cmd.SetupPosition):
             settings = dataclasses.replace(ctl.settings, fen=c.fen)
             self._check_new_game(settings)
+            self._save_unfinished()
             ctl.new_game(settings)
         elif isinstance(c, cmd.SavePdn):
             path = self.save_pdn()
             if path is None:
                 raise ValueError("there is no data directory to save the game in")
-            ctl.say(f"The game so far is saved in {path}.")
+            ctl.say(f"The game so far is saved in the library as {path.name}.")
         elif isinstance(c, cmd.Takeback):
             ctl.takeback(c.plies)
         elif isinstance(c, cmd.Resign):
@@ -361,19 +386,25 @@ class Session:
         """The simulated board, when the session runs on one (the virtual board of the web page)."""
         return self.sensors if isinstance(self.sensors, SimulatedDevice) else None
 
-    def _fit_board(self, settings: GameSettings) -> None:
-        """A new game of another size: the simulated board changes size; a real board cannot, so the game is
-        refused naming both sizes."""
+    def _check_board_fits(self, settings: GameSettings) -> None:
+        """A real board cannot change size: a new game of another size is refused, naming both sizes (the
+        simulated board follows the game: ``_fit_board``)."""
         variant = get_variant(settings.variant)
         size, board = (variant.height, variant.width), (self.sensors.rows, self.sensors.cols)
-        if size == board:
-            return
-        if self.simulated is None:
+        if size != board and self.simulated is None:
             message = (f"this board is {board[0]}x{board[1]}; {variant.name} is played on "
                        f"{size[0]}x{size[1]}: choose a {board[0]}x{board[1]} variant")
             self._publish(ev.Refusal(f"new game refused: {message}", "game settings"))
             raise ValueError(f"New game refused: {message}")
-        self.simulated.resize(*size)
+
+    def _fit_board(self) -> None:
+        """The simulated board takes the size of the game now started (empty), and shows its LEDs."""
+        ctl, board = self.controller, self.simulated
+        if board is None or (board.rows, board.cols) == (ctl.variant.height, ctl.variant.width):
+            return
+        board.resize(ctl.variant.height, ctl.variant.width)
+        if ctl.frame is not None:
+            self._show_leds(ctl.frame)
 
     def _play_for_the_computer(self) -> None:
         """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
@@ -453,6 +484,15 @@ class Session:
             ctl.answer_draw(computer, accept=ahead <= DRAW_MARGIN)
 
         self._consult(board, min(self.config.engine_time, 1.0), answer)
+
+    def _save_unfinished(self) -> None:
+        """A new game over one with moves and no result first saves it (result ``*``) to the library, so that
+        a stray click loses nothing; when it cannot be saved the new game does not start."""
+        ctl = self.controller
+        if ctl.records and ctl.outcome is None and (path := self.save_pdn()) is not None:
+            plies = len(ctl.records)
+            ctl.say(f"The unfinished game ({plies} {'ply' if plies == 1 else 'plies'}) is saved in the "
+                    f"library as {path.name}.")
 
     def _check_new_game(self, settings: GameSettings) -> None:
         """Validate before anything changes; a new game also gives a failed external engine a fresh try."""

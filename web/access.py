@@ -1,22 +1,38 @@
-"""Who may watch and who may act: the listening address, the control token and same-origin checks."""
+"""Who may watch and who may act: the listening address, the control token, same-origin checks and the Host
+names this machine answers to."""
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
+import re
 import secrets
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from controller.config import MIN_TOKEN
+
+log = logging.getLogger(__name__)
+
 DEFAULT_LISTEN = "127.0.0.1"
 DEFAULT_PORT = 8080
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARDS = ("0.0.0.0", "::", "")
+_HOST_NAME = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
 
 
 class AccessDenied(ValueError):
-    """A request without the token (or from another site) that wants to do what needs it."""
+    """A request without the token (or from another site) that wants to do what needs it; ``wrong`` when it
+    gave a token and that token is wrong (those are counted per connection)."""
+
+    def __init__(self, message: str, *, wrong: bool = False) -> None:
+        super().__init__(message)
+        self.wrong = wrong
+        self.request_id: object = None
 
 
 def is_loopback(host: str) -> bool:
@@ -34,12 +50,45 @@ def default_data_dir() -> Path:
     return Path.home() / ".local" / "share" / "draughts-board"
 
 
+def allowed_host_names(text: str) -> tuple[str, ...]:
+    """The host names of the ``allowed_hosts`` setting (comma- or space-separated; ``*.example.org`` allows
+    its subdomains); ValueError naming a name that is not one."""
+    names = []
+    for name in re.split(r"[\s,]+", text.strip().lower()):
+        if not name:
+            continue
+        if not _HOST_NAME.fullmatch(name) and host_address(name) is None:
+            raise ValueError(f"allowed_hosts: {name!r} is not a host name (such as board.local, *.lan)")
+        names.append(name)
+    return tuple(names)
+
+
+def host_address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address ``name`` spells (``[::1]`` included), None for a name."""
+    try:
+        return ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return None
+
+
+def machine_names() -> set[str]:
+    """This machine's own names: its host name and the name mDNS gives it (``raspberrypi.local``). Others
+    (a fully qualified name, a proxy's) go in ``allowed_hosts``: looking them up could hang the start."""
+    try:
+        hostname = socket.gethostname().lower()
+    except (OSError, UnicodeError):
+        return set()
+    names = {hostname, f"{hostname.split('.')[0]}.local"} if hostname else set()
+    return {name for name in names if _HOST_NAME.fullmatch(name)}
+
+
 @dataclass(frozen=True)
 class WebOptions:
     """The web server's settings, read from the controller's config with safe defaults.
 
-    ``token`` is required for every control action when ``token_required`` (listening beyond loopback, or
-    forced by ``require_token``); watching then also needs it unless ``public_view``.
+    ``token`` is required for every control action when ``token_required`` (a token configured, listening
+    beyond loopback, or forced by ``require_token``); watching then also needs it unless ``public_view``.
+    ``allowed_hosts`` are Host names served besides this machine's own (a name behind a proxy, say).
     """
 
     listen: str = DEFAULT_LISTEN
@@ -48,12 +97,23 @@ class WebOptions:
     public_view: bool = False
     require_token: bool = False
     data_dir: Path = field(default_factory=default_data_dir)
+    allowed_hosts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, int) or not 0 <= self.port <= 65535:
             raise ValueError(f"web port must be an integer 0-65535, got {self.port!r}")
-        if self.token is not None and len(self.token) < 8:
-            raise ValueError("the web token must be at least 8 characters long")
+        if self.token is not None and len(self.token) < MIN_TOKEN:
+            raise ValueError(f"token: a configured web token must be at least {MIN_TOKEN} characters long, "
+                             f"got {len(self.token)} (leave it empty and one is generated and printed)")
+        object.__setattr__(self, "allowed_hosts", allowed_host_names(" ".join(self.allowed_hosts)))
+
+    def host_names(self) -> set[str]:
+        """The Host names served (addresses are checked against the connection itself): loopback names, the
+        listen address, this machine's names and ``allowed_hosts``."""
+        names = {"localhost", "127.0.0.1", "[::1]", *machine_names(), *self.allowed_hosts}
+        if self.listen not in WILDCARDS:
+            names.add(f"[{self.listen}]" if ":" in self.listen else self.listen.lower())
+        return names
 
     @classmethod
     def from_config(cls, config: Any, **overrides: Any) -> WebOptions:
@@ -64,7 +124,8 @@ class WebOptions:
                               ("token", ("token", "web_token")),
                               ("public_view", ("public_view", "web_public_view")),
                               ("require_token", ("require_token",)),
-                              ("data_dir", ("data_dir", "games_dir"))):
+                              ("data_dir", ("data_dir", "games_dir")),
+                              ("allowed_hosts", ("allowed_hosts",))):
             for alias in aliases:
                 value = getattr(config, alias, None) if config is not None else None
                 if value is not None and value != "":
@@ -73,6 +134,8 @@ class WebOptions:
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "data_dir" in values:
             values["data_dir"] = Path(values["data_dir"]).expanduser()
+        if isinstance(values.get("allowed_hosts"), str):
+            values["allowed_hosts"] = (values["allowed_hosts"],)
         options = cls(**values)
         if options.token_required and options.token is None:
             options = cls(**{**values, "token": secrets.token_urlsafe(12)})
@@ -80,8 +143,9 @@ class WebOptions:
 
     @property
     def token_required(self) -> bool:
-        """Whether control actions need the token (anything but loopback, or when forced)."""
-        return self.require_token or not is_loopback(self.listen)
+        """Whether control actions need the token: one is configured (on loopback too), the server listens
+        beyond loopback, or it is forced."""
+        return self.require_token or self.token is not None or not is_loopback(self.listen)
 
     @property
     def view_needs_token(self) -> bool:
@@ -99,13 +163,14 @@ class WebOptions:
     def check_control(self, given: object) -> None:
         """Raise AccessDenied unless ``given`` allows a control action."""
         if not self.token_ok(given):
-            raise AccessDenied("this action needs the access token (open the URL printed at start)"
-                               if given in (None, "") else "wrong access token")
+            if given in (None, ""):
+                raise AccessDenied("this action needs the access token (open the URL printed at start)")
+            raise AccessDenied("wrong access token", wrong=True)
 
     def url(self, port: int | None = None) -> str:
         """The address to open in a browser, with the token when control needs it."""
         host = self.listen
-        if host in ("0.0.0.0", "::", ""):
+        if host in WILDCARDS:
             host = "127.0.0.1" if host != "::" else "[::1]"
         elif ":" in host and not host.startswith("["):
             host = f"[{host}]"
@@ -116,7 +181,7 @@ class WebOptions:
         token = "set" if self.token else None
         return (f"WebOptions(listen={self.listen!r}, port={self.port}, token={token}, "
                 f"public_view={self.public_view}, token_required={self.token_required}, "
-                f"data_dir={str(self.data_dir)!r})")
+                f"data_dir={str(self.data_dir)!r}, allowed_hosts={list(self.allowed_hosts)})")
 
 
 def same_origin(headers: Any) -> bool:
@@ -127,3 +192,33 @@ def same_origin(headers: Any) -> bool:
         return origin is None
     host = headers.get("host", "")
     return urlsplit(origin).netloc.lower() == host.lower()
+
+
+class WrongTokens:
+    """Wrong access tokens counted per connection (client address and port): the ``limit``-th closes the
+    connection, logged once with its address. At most ``remember`` connections are remembered."""
+
+    def __init__(self, limit: int, remember: int = 4096) -> None:
+        self.limit = limit
+        self.remember = remember
+        self._counts: dict[tuple[str, int], int] = {}
+
+    def wrong(self, client: Any) -> bool:
+        """Count one wrong token from ``client`` (a (host, port) pair); whether its connection must close."""
+        key = (str(client[0]), int(client[1])) if client else ("unknown client", 0)
+        count = self._counts.pop(key, 0) + 1
+        if count >= self.limit:
+            log.warning("%s:%d sent %d wrong access tokens: connection closed", key[0], key[1], count)
+            return True
+        self._counts[key] = count
+        while len(self._counts) > self.remember:
+            del self._counts[next(iter(self._counts))]
+        return False
+
+    def forget(self, client: Any) -> None:
+        """The connection is gone."""
+        if client:
+            self._counts.pop((str(client[0]), int(client[1])), None)
+
+    def __repr__(self) -> str:
+        return f"WrongTokens(limit={self.limit}, connections={len(self._counts)})"

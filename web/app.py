@@ -1,29 +1,39 @@
 """The ASGI app: the page, a websocket that mirrors the controller's events and takes commands, and a small
-JSON/PDN API for control (POST) and the game library. Every control action is validated and token-checked."""
+JSON/PDN API for control (POST) and the game library.
+
+In front of every route: the Host must be this machine's (DNS rebinding), bodies are bounded before they are
+read, and the security headers go out with every response. Control needs the same origin and, when one is
+required, the token - checked before a byte of the body is read. See README "Security".
+"""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from importlib.resources import files
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from .access import AccessDenied, WebOptions, same_origin
+from .access import AccessDenied, WebOptions, WrongTokens, same_origin
+from .client import WebSocketClient
+from .guards import CLOSE, BodyError, BodyLimit, HostGuard, SecurityHeaders, read_body, refusal
+from .hub import Hub
 from .library import GameLibrary, LibraryError, replay
-from .messages import ClientError, Dispatcher, event_message
+from .limits import Limits, ThrottledLog
+from .messages import ClientError, Dispatcher, redact
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024
+STATUS = {"done": 200, "refused": 409, "failed": 500}
+"""The HTTP status of a command's reply by its outcome."""
 
 
 def static_dir() -> str:
@@ -31,117 +41,138 @@ def static_dir() -> str:
     return str(files("web") / "static")
 
 
-def create_app(session: Any, config: Any = None, *, options: WebOptions | None = None) -> Starlette:
+def websocket_room(limits: Limits) -> int | None:
+    """How many websocket clients may be connected: the connection cap less room for plain requests."""
+    cap = limits.max_connections
+    return None if cap is None else max(1, cap - max(8, cap // 16))
+
+
+def create_app(session: Any, config: Any = None, *, options: WebOptions | None = None,
+               limits: Limits | None = None) -> Starlette:
     """A Starlette app serving one controller Session: page, websocket ``/ws``, ``/api/...``.
 
-    ``config`` is the controller's Config (listen, port, token, public_view, data_dir are read from it);
-    ``options`` overrides it whole. The app keeps its options in ``app.state.options``.
+    ``config`` is the controller's Config (listen, port, token, public_view, data_dir, allowed_hosts are read
+    from it); ``options`` overrides it whole. The app keeps its options, hub and library in ``app.state``.
     """
     options = options or WebOptions.from_config(config)
+    limits = limits or Limits()
     library = GameLibrary(options.data_dir)
-    dispatcher = Dispatcher(session, options)
+    dispatcher = Dispatcher(session, options, limits.command_timeout)
+    hub = Hub(session, limits.outbox_events)
+    tokens = WrongTokens(limits.wrong_tokens)
+    throttled = ThrottledLog(log)
+    max_clients = websocket_room(limits)
 
-    def view_allowed(request: Request | WebSocket) -> bool:
-        return not options.view_needs_token or options.token_ok(request.query_params.get("token"))
+    def view_refused(request: Request | WebSocket) -> str | None:
+        """Why ``request`` may not watch (None: it may); a wrong token is counted against its connection."""
+        if not options.view_needs_token:
+            return None
+        given = request.query_params.get("token")
+        if options.token_ok(given):
+            return None
+        if given and tokens.wrong(request.client):
+            return "close"
+        return "refused"
+
+    def forbidden(why: str, body: str, *, as_json: bool = True) -> Response:
+        headers = CLOSE if why == "close" else None
+        if as_json:
+            return JSONResponse({"error": body}, status_code=403, headers=headers)
+        return PlainTextResponse(body + "\n", status_code=403, headers=headers)
 
     async def index(request: Request) -> Response:
-        if not view_allowed(request):
-            return PlainTextResponse("this board needs the access token: open the URL printed at start\n",
-                                     status_code=403)
+        if why := view_refused(request):
+            return forbidden(why, "this board needs the access token: open the URL printed at start",
+                             as_json=False)
         return FileResponse(f"{static_dir()}/index.html", headers={"Cache-Control": "no-store"})
 
     async def api_state(request: Request) -> Response:
-        if not view_allowed(request):
-            return JSONResponse({"error": "access token required"}, status_code=403)
+        if why := view_refused(request):
+            return forbidden(why, "access token required")
         return JSONResponse(dispatcher.hello() | {"state": session.state()})
 
     async def api_command(request: Request) -> Response:
         if not same_origin(request.headers):
             return JSONResponse({"error": "cross-site request refused"}, status_code=403)
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return JSONResponse({"error": f"request larger than {MAX_BODY} bytes"}, status_code=413)
+        given = request.headers.get("x-dboard-token")
+        if not options.token_ok(given):   # before a byte of the body is read
+            why = "close" if given and tokens.wrong(request.client) else "refused"
+            message = "wrong access token" if given else "this action needs the token (header X-Dboard-Token)"
+            return forbidden(why, message)
+        try:
+            body = await read_body(request, limits.max_body, limits.body_timeout)
+        except BodyError as exc:
+            return refusal(exc)
         try:
             message = json.loads(body)
         except (ValueError, RecursionError):
             return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
-        if isinstance(message, dict) and "token" not in message:
-            header = request.headers.get("x-dboard-token")
-            if header is not None:
-                message["token"] = header
+        if isinstance(message, dict) and given is not None:
+            message["token"] = given
         try:
             reply = await dispatcher.handle(message)
         except AccessDenied as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         except ClientError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        return JSONResponse(reply)
+            return JSONResponse({"error": redact(str(exc))}, status_code=400)
+        return JSONResponse(reply, status_code=STATUS.get(reply.get("outcome", "done"), 200))
 
     async def api_games(request: Request) -> Response:
-        if not view_allowed(request):
-            return JSONResponse({"error": "access token required"}, status_code=403)
-        games = await asyncio.to_thread(library.games)
-        return JSONResponse({"games": [g.summary() for g in games]})
+        if why := view_refused(request):
+            return forbidden(why, "access token required")
+        return Response(await asyncio.to_thread(library.listing_json), media_type="application/json")
 
     async def api_game(request: Request) -> Response:
-        if not view_allowed(request):
-            return JSONResponse({"error": "access token required"}, status_code=403)
+        if why := view_refused(request):
+            return forbidden(why, "access token required")
         try:
             record = await asyncio.to_thread(library.get, request.path_params["game_id"])
         except LibraryError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return JSONResponse({"error": redact(str(exc))}, status_code=404)
         try:
             return JSONResponse(await asyncio.to_thread(replay, record))
         except Exception as exc:  # a damaged file must not take the server down
             log.warning("cannot replay %r: %s", record, exc)
-            return JSONResponse({"error": f"cannot replay {record.game_id}: {exc}",
+            return JSONResponse({"error": redact(f"cannot replay {record.game_id}: {exc}"),
                                  "summary": record.summary()}, status_code=422)
 
     async def api_game_pdn(request: Request) -> Response:
-        if not view_allowed(request):
-            return PlainTextResponse("access token required\n", status_code=403)
+        if why := view_refused(request):
+            return forbidden(why, "access token required", as_json=False)
         try:
             record = await asyncio.to_thread(library.get, request.path_params["game_id"])
         except LibraryError as exc:
-            return PlainTextResponse(f"{exc}\n", status_code=404)
-        name = record.game_id.replace("~", "-").removesuffix(".pdn")
-        return PlainTextResponse(record.pdn + "\n", media_type="application/x-pdn",
-                                 headers={"Content-Disposition": f'attachment; filename="{name}.pdn"'})
+            return PlainTextResponse(redact(f"{exc}\n"), status_code=404)
+        return PlainTextResponse(record.pdn + "\n", media_type="application/x-pdn", headers={
+            "Content-Disposition": f'attachment; filename="{record.download_name}"'})
 
     async def api_all_pdn(request: Request) -> Response:
-        if not view_allowed(request):
-            return PlainTextResponse("access token required\n", status_code=403)
+        if why := view_refused(request):
+            return forbidden(why, "access token required", as_json=False)
         text = await asyncio.to_thread(library.all_pdn)
         return PlainTextResponse(text, media_type="application/x-pdn",
                                  headers={"Content-Disposition": 'attachment; filename="games.pdn"'})
 
     async def api_current_pdn(request: Request) -> Response:
         """The game in progress as PDN (the page's Copy PDN)."""
-        if not view_allowed(request):
-            return PlainTextResponse("access token required\n", status_code=403)
+        if why := view_refused(request):
+            return forbidden(why, "access token required", as_json=False)
         return PlainTextResponse(session.pdn() + "\n", media_type="application/x-pdn")
 
     async def websocket(ws: WebSocket) -> None:
-        if not same_origin(ws.headers) or not view_allowed(ws):
+        if not same_origin(ws.headers):
             await ws.close(code=4403)
             return
+        if view_refused(ws):
+            await ws.close(code=4403)
+            return
+        if max_clients is not None and len(hub.outboxes) >= max_clients:
+            await ws.send_denial_response(PlainTextResponse("too many clients: try again later\n",
+                                                            status_code=503))
+            return
         await ws.accept()
-        queue = session.subscribe()
-        sender: asyncio.Task[None] | None = None
-        try:
-            await ws.send_json(dispatcher.hello() | {"state": session.state()})
-            sender = asyncio.create_task(_forward(ws, queue), name="web-forward")
-            while True:
-                raw = await ws.receive_text()
-                await ws.send_json(await dispatcher.handle_raw(raw))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            if sender is not None:
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await sender
-            session.unsubscribe(queue)
+        client = WebSocketClient(ws, hub, dispatcher, tokens, limits, throttled)
+        await client.serve(dispatcher.hello() | {"state": session.state()})
 
     async def favicon(request: Request) -> Response:
         return FileResponse(f"{static_dir()}/favicon.svg", media_type="image/svg+xml")
@@ -159,20 +190,12 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
-    app = Starlette(routes=routes)
+    middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, names=options.host_names()),
+                  Middleware(BodyLimit, max_body=limits.max_body)]
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.options = options
     app.state.session = session
+    app.state.hub = hub
+    app.state.library = library
+    app.state.limits = limits
     return app
-
-
-async def _forward(ws: WebSocket, queue: asyncio.Queue[Any]) -> None:
-    """Send every controller event to one browser as soon as it arrives (the Session sends a StateChanged
-    after every visible change, so the page needs nothing else)."""
-    while True:
-        event = await queue.get()
-        try:
-            message = event_message(event)
-        except Exception:
-            log.exception("cannot serialise event %r", event)
-            continue
-        await ws.send_json(message)

@@ -1,10 +1,14 @@
 """What travels over the websocket: controller events turned into JSON messages, and client messages
-validated, token-checked and turned into controller Commands. A forged message yields an error reply."""
+validated, token-checked and turned into controller Commands. A forged message yields an error reply; a
+command's reply says what became of it (done, refused or failed, with the reason), matched to its ``id``.
+Nothing a client receives names a path of the server."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +18,15 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 64 * 1024
 COLORS = ("white", "black")
+COMMAND_TIMEOUT = 10.0
+
+_DIRECTORIES = re.compile(r"(?<![\w.:/~-])~?/(?:[^\s\"'/\\]+/)+")
+"""The directories of an absolute path (``/home/ann/.local/share/draughts-board/games/``), not its file."""
+
+
+def redact(text: str) -> str:
+    """``text`` with the directories of every absolute path taken out: clients see file names only."""
+    return _DIRECTORIES.sub("", text)
 
 
 class ClientError(ValueError):
@@ -100,6 +113,7 @@ class Dispatcher:
 
     session: Any
     options: WebOptions
+    command_timeout: float = COMMAND_TIMEOUT
     _variants: list[dict[str, Any]] | None = None
 
     def hello(self) -> dict[str, Any]:
@@ -111,7 +125,8 @@ class Dispatcher:
                 "variants": self._variants}
 
     async def handle_raw(self, raw: str) -> dict[str, Any]:
-        """Handle one websocket text frame; never raises: errors become ``{"type": "error"}`` replies."""
+        """Handle one websocket text frame; never raises but AccessDenied for a wrong token (the caller counts
+        those): other errors become ``{"type": "error"}`` replies."""
         request_id = None
         try:
             if len(raw) > MAX_MESSAGE:
@@ -124,9 +139,12 @@ class Dispatcher:
                 request_id = message.get("id") if isinstance(message.get("id"), int | str) else None
             reply = await self.handle(message)
         except AccessDenied as exc:
-            return {"type": "error", "id": request_id, "error": "forbidden", "message": str(exc)}
+            if exc.wrong:
+                exc.request_id = request_id
+                raise
+            return error_reply(request_id, "forbidden", str(exc))
         except ClientError as exc:
-            return {"type": "error", "id": request_id, "error": "invalid", "message": str(exc)}
+            return error_reply(request_id, "invalid", str(exc))
         return reply | {"id": request_id}
 
     async def handle(self, message: Any) -> dict[str, Any]:
@@ -154,14 +172,18 @@ class Dispatcher:
                 raise ClientError("'command' must be a JSON object")
             payload = sent
         command = self._command(payload)
+        return command_reply(type(command).__name__, await self.run(command))
+
+    async def run(self, command: Any) -> Any:
+        """Send ``command`` to the Session and wait for its Outcome (failed when it takes too long)."""
+        from controller.commands import Outcome
+
+        outcome = await self.session.send(command)
         try:
-            await self.session.send(command)
-        except ValueError as exc:
-            raise ClientError(str(exc)) from None
-        except Exception as exc:
-            log.exception("session refused %r", command)
-            raise ClientError(f"the controller could not take {type(command).__name__}: {exc}") from None
-        return {"type": "ack", "command": type(command).__name__}
+            async with asyncio.timeout(self.command_timeout):
+                return await asyncio.shield(outcome)
+        except TimeoutError:
+            return Outcome("failed", f"the controller did not handle it within {self.command_timeout:g} s")
 
     def _command(self, payload: dict[str, Any]) -> Any:
         from controller.commands import Command
@@ -198,6 +220,19 @@ class Dispatcher:
                 rules.Board(variant, fen)
         except ValueError as exc:
             raise ClientError(f"{command.title}: {exc}") from None
+
+
+def command_reply(command: str, outcome: Any) -> dict[str, Any]:
+    """``{"type": "reply", "command": "Resign", "outcome": "done"}``; ``reason`` when refused or failed."""
+    reply = {"type": "reply", "command": command, "outcome": outcome.status}
+    if outcome.status != "done":
+        reply["reason"] = redact(outcome.reason)
+    return reply
+
+
+def error_reply(request_id: object, error: str, message: str) -> dict[str, Any]:
+    """A request that was not valid (``invalid``) or not allowed (``forbidden``)."""
+    return {"type": "error", "id": request_id, "error": error, "message": redact(message)}
 
 
 def _board_size(state: dict[str, Any]) -> tuple[int, int]:

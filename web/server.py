@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import socket
 from collections.abc import Callable
@@ -24,18 +25,34 @@ import uvicorn
 
 from .access import WebOptions
 from .app import create_app
+from .connections import AcceptErrors, ConnectionGuard, protocol_classes
+from .limits import Limits, ThrottledLog, connection_cap, raise_descriptor_limit
 
 log = logging.getLogger(__name__)
+
+BACKLOG = 128
 
 
 class WebServer:
     """The web front end of one Session, listening on ``options.listen:options.port`` (port 0 = any free
-    port; the chosen one is in :attr:`port` after :meth:`start`). Use ``async with`` or start()/stop()."""
+    port; the chosen one is in :attr:`port` after :meth:`start`). Use ``async with`` or start()/stop().
+
+    At the start the soft descriptor limit is raised and the connection cap sized from it (``limits``
+    override the defaults, e.g. in tests).
+    """
 
     def __init__(self, session: Any, config: Any = None, *, options: WebOptions | None = None,
-                 **overrides: Any) -> None:
+                 limits: Limits | None = None, **overrides: Any) -> None:
         self.options = options or WebOptions.from_config(config, **overrides)
-        self.app = create_app(session, options=self.options)
+        limits = limits or Limits()
+        if limits.max_connections is None:
+            limits = dataclasses.replace(limits, max_connections=connection_cap(raise_descriptor_limit()))
+        self.limits = limits
+        self.app = create_app(session, options=self.options, limits=limits)
+        self.throttled = ThrottledLog(log)
+        assert limits.max_connections is not None
+        self.guard = ConnectionGuard(limits, limits.max_connections, self.throttled)
+        self._accept_errors: AcceptErrors | None = None
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
         self._socket: socket.socket | None = None
@@ -49,7 +66,9 @@ class WebServer:
     async def start(self) -> str:
         """Bind the socket, start serving in the background and return the URL."""
         family = socket.AF_INET6 if ":" in self.options.listen else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and without it
+        # every keep-alive response waited ~40 ms for the delayed ACK of its head (Nagle)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((self.options.listen, self.options.port))
@@ -57,13 +76,25 @@ class WebServer:
             sock.close()
             where = f"{self.options.listen}:{self.options.port}"
             raise OSError(f"cannot listen on {where}: {exc.strerror}") from exc
-        sock.listen(64)
+        sock.listen(BACKLOG)
         sock.setblocking(False)
         self._socket = sock
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", ws="websockets-sansio",
-                                ws_max_size=64 * 1024, ws_ping_interval=20, timeout_graceful_shutdown=1,
-                                access_log=False)
+        limits = self.limits
+        assert limits.max_connections is not None
+        http, ws = protocol_classes(self.guard, limits, self.throttled)
+        # No per-message deflate: it compressed each state once per client, ~50 KB of zlib state per client
+        # (101 -> 54 KB a client with 1,000 of them) and slower fan-out. log_config=None: uvicorn's lines go
+        # through the application's logging (one format, one place; the tests can read them).
+        config = uvicorn.Config(self.app, log_config=None, log_level="warning", access_log=False,
+                                lifespan="off", http=http, ws=ws, ws_max_size=limits.max_message,
+                                ws_per_message_deflate=False, ws_ping_interval=20, ws_ping_timeout=20,
+                                timeout_graceful_shutdown=1, backlog=BACKLOG,
+                                limit_concurrency=limits.max_connections + 1,
+                                timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+                                h11_max_incomplete_event_size=limits.max_header_bytes)
+        self._accept_errors = AcceptErrors(asyncio.get_running_loop(), self.throttled)
+        self._accept_errors.install()
         self._server = uvicorn.Server(config)
         # The CLI owns SIGINT and SIGTERM: uvicorn would otherwise replace their handlers while it serves
         # (signal.signal in the main thread) and re-raise them only once it has shut down.
@@ -77,7 +108,8 @@ class WebServer:
             self._task.result()
         if not self._server.started:
             raise OSError(f"web server on port {self.port} did not start within 5 s")
-        log.info("web server listening on %s:%d", self.options.listen, self.port)
+        log.info("web server listening on %s:%d (at most %d connections)", self.options.listen, self.port,
+                 limits.max_connections)
         return self.url
 
     async def stop(self) -> None:
@@ -89,7 +121,9 @@ class WebServer:
                 await asyncio.wait_for(self._task, timeout=5)
         if self._socket is not None:
             self._socket.close()
-        self._server = self._task = self._socket = None
+        if self._accept_errors is not None:
+            self._accept_errors.uninstall()
+        self._server = self._task = self._socket = self._accept_errors = None
 
     async def wait(self) -> None:
         """Wait until the server stops (or the caller is cancelled)."""

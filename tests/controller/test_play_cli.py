@@ -42,7 +42,8 @@ def test_play_script_person_against_person(tmp_path: Path) -> None:
     assert "move 1: 9-13 (black)" in text
     assert "move 2: 22-17 (white)" in text  # lift 2 2 / place 3 1 is c3-b4, 22-17 in English numbering
     assert "game over: 0-1 (resignation)" in text
-    assert '[Result "0-1"]' in text and "1. 9-13 22-17 0-1" in text
+    assert '[Result "0-1"]' in text and '[Termination "Normal"]' in text   # issue 13 item 10
+    assert "1. 9-13 22-17 {resignation} 0-1" in text
 
 
 def test_play_goes_on_after_a_game_with_a_new_one(tmp_path: Path) -> None:

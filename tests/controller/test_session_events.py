@@ -43,6 +43,15 @@ async def _started(session: Session, board: SimulatedDevice) -> asyncio.Queue:
     return events
 
 
+async def _one_move(session: Session, board: SimulatedDevice) -> asyncio.Queue:
+    """English from its start position, 9-13 played on the simulated board; the events since the start."""
+    events = await _started(session, board)
+    board.lift((5, 1))
+    board.place((4, 0))
+    await next_event(events, ev.MoveCommitted, WAIT)
+    return events
+
+
 def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
     async def main() -> None:
         board = SimulatedDevice(8, 8)
@@ -112,6 +121,7 @@ def test_clocks_run_on_the_session_and_the_flag_ends_the_game(tmp_path: Path) ->
             assert over.result == "1-0" and "time" in over.reason
             [path] = (tmp_path / "games").glob("*-english.pdn")
             assert '[TimeControl "1+0"]' in path.read_text()
+            assert '[Termination "Time forfeit"]' in path.read_text()   # issue 13 item 10
 
     asyncio.run(main())
 
@@ -121,16 +131,14 @@ def test_save_pdn_command_writes_the_game_in_progress(tmp_path: Path) -> None:
         board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
         async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
-            events = await _started(session, board)
-            board.lift((5, 1))
-            board.place((4, 0))
-            await next_event(events, ev.MoveCommitted, WAIT)
+            events = await _one_move(session, board)
             await session.send(cmd.Command.from_json({"kind": "save_pdn"}))
             await session.idle()
             [path] = (tmp_path / "games").glob("*.pdn")
             game = read_games(path.read_text())[0]
             assert game.tags["Result"] == "*" and len(game.mainline.moves) == 1
-            assert any(isinstance(e, ev.Message) and str(path) in e.text for e in _drain(events))
+            said = [e.text for e in _drain(events) if isinstance(e, ev.Message) and path.name in e.text]
+            assert said and not any(str(path.parent) in text for text in said)   # issue 21 item 9: no path
 
     asyncio.run(main())
 
@@ -283,5 +291,55 @@ def test_state_gives_the_page_paths_positions_draw_offer_and_pdn() -> None:
             assert session.state()["draw_offer"] is None
             [game] = read_games(session.pdn(), validate=True, variant="international")
             assert game.tags["FEN"] == fen and [node.text for node in game.moves] == ["23x32"]
+
+    asyncio.run(main())
+
+
+def test_send_reports_each_command_outcome(tmp_path: Path) -> None:
+    """Issue 21 item 8: a command's outcome once handled - done, refused with the reason, failed with the
+    reason - instead of an acknowledgement when queued. The failure is real: no descriptor is left, as when
+    idle connections exhausted them, so writing the finished game's PDN fails."""
+    import os
+    import resource
+
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
+        async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
+            await _started(session, board)
+            assert await (await session.send(cmd.SetTeaching(True))) == cmd.Outcome("done")
+            refused = await (await session.send(cmd.AcceptDraw("white")))
+            assert refused.status == "refused" and "no draw offer" in refused.reason
+            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            lowest_free = os.dup(0)
+            os.close(lowest_free)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
+            try:
+                failed = await (await session.send(cmd.Resign("white")))
+            finally:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+            assert failed == cmd.Outcome("failed", "Too many open files")
+
+    asyncio.run(main())
+
+
+def test_new_game_over_an_unfinished_game_saves_it_first(tmp_path: Path) -> None:
+    """Issue 21 item 12: a stray New game click loses nothing: the game with moves goes to the library with
+    result `*` (Termination Unterminated), and a message says where; a game without moves is not saved."""
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
+        async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
+            events = await _one_move(session, board)
+            done = await (await session.send(cmd.NewGame("english", "both", "person")))
+            assert done.status == "done"
+            [path] = (tmp_path / "games").glob("*.pdn")
+            game = read_games(path.read_text())[0]
+            assert game.tags["Result"] == "*" and game.tags["Termination"] == "Unterminated"
+            assert [m.text for m in game.mainline.moves] == ["9-13"]
+            said = [e.text for e in _drain(events) if isinstance(e, ev.Message)]
+            assert f"The unfinished game (1 ply) is saved in the library as {path.name}." in said
+            await (await session.send(cmd.NewGame("english", "both", "person")))
+            assert len(list((tmp_path / "games").glob("*.pdn"))) == 1
 
     asyncio.run(main())

@@ -66,3 +66,43 @@ def test_dboard_play_serves_the_page(pw: Playwright, tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_dboard_play_refuses_a_short_token_before_touching_anything(tmp_path: Path) -> None:
+    """Issue 21 item 10: a configured token could be 8 characters."""
+    env = {**os.environ, "HOME": str(tmp_path)}
+    argv = [sys.executable, "-m", "controller.cli", "play", "--token", "mysecret123", "--data-dir",
+            str(tmp_path / "data"), "--port", str(free_port())]
+    done = subprocess.run(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "dboard play: error: command line: token: must be at least 16 characters long, got 11 "
+        "(leave it empty to have one generated)"]
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_token_configured_on_loopback_is_required(tmp_path: Path) -> None:
+    """Issue 21 item 6: `--listen 127.0.0.1 --token mysecret123` protected nothing and said nothing."""
+    import httpx
+
+    token = "my-loopback-secret-1"
+    port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    argv = [sys.executable, "-m", "controller.cli", "play", "--listen", "127.0.0.1", "--port", str(port),
+            "--token", token, "--data-dir", str(tmp_path / "data"), "--opponent", "person"]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        url = read_url(process)
+        assert url == f"http://127.0.0.1:{port}/?token={token}"
+        base = url.split("?")[0]
+        command = {"type": "command", "command": {"kind": "set_teaching", "on": True}}
+        assert httpx.get(base, timeout=10).status_code == 403
+        assert httpx.post(base + "api/command", json=command, timeout=10).status_code == 403
+        assert httpx.get(url, timeout=10).status_code == 200
+        reply = httpx.post(base + "api/command", json=command, headers={"X-Dboard-Token": token}, timeout=10)
+        assert reply.status_code == 200 and reply.json()["outcome"] == "done"
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -80,3 +83,87 @@ def test_replay_stops_at_an_unreadable_move(tmp_path: Path) -> None:
     (record,) = GameLibrary(tmp_path).games()
     data = replay(record)
     assert len(data["frames"]) == 2 and "move 2 (28-23)" in data["error"]
+
+
+def test_the_library_is_indexed_once_and_follows_changes(tmp_path: Path) -> None:
+    """Issue 21 item 12: every listing re-read every PDN file. The index reads a file again only when it
+    changed: a game added, a file replaced (the controller's rename), a file edited in place, a file gone."""
+    games = tmp_path / "games"
+    games.mkdir()
+    for n in range(20):
+        (games / f"2026120{n % 10}-10{n:04d}-international.pdn").write_text(
+            TWO_GAMES.split("\n\n[Event")[0] + "\n", encoding="utf-8")
+    library = GameLibrary(tmp_path, sweep_seconds=3600)
+    assert len(library.listing()) == 20 and library.reads == 20
+    first = library.listing_json()
+    for _ in range(5):
+        assert library.listing_json() is first   # nothing changed: nothing read, the same JSON
+    assert library.reads == 20
+    second = TWO_GAMES[TWO_GAMES.index('[Event "Blitz"]'):]
+    (games / "new-spanish.pdn").write_text(second, encoding="utf-8")
+    assert len(library.listing()) == 21 and library.reads == 21
+    replaced = games / "replaced.tmp"
+    replaced.write_text(TWO_GAMES, encoding="utf-8")
+    replaced.replace(games / "new-spanish.pdn")   # as the controller saves: same name, a new file
+    assert len(library.listing()) == 22 and library.reads == 22
+    (games / "new-spanish.pdn").unlink()
+    assert len(library.listing()) == 20 and library.reads == 22
+    edited = games / "20261200-100000-international.pdn"
+    with edited.open("a", encoding="utf-8") as out:   # in place: its directory does not change
+        out.write("\n" + second)
+    os.utime(edited, ns=(time.time_ns(), time.time_ns() + 10**9))
+    library.sweep_seconds = 0   # the periodic full check finds it
+    assert len(library.listing()) == 21 and library.reads == 23
+
+
+def test_summaries_say_whether_a_game_is_finished_and_its_download_name(tmp_path: Path) -> None:
+    """Issue 13 item 10: an unfinished game (`*`) listed among finished ones; the download was named
+    ``games_20261201-104321-spanish.pdn-0.pdn``."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261201-104321-spanish.pdn").write_text(
+        '[Event "x"]\n[Result "*"]\n[Termination "Unterminated"]\n[Variant "spanish"]\n\n1. c3-d4 *\n')
+    (games / "club.pdn").write_text(TWO_GAMES, encoding="utf-8")
+    library = GameLibrary(tmp_path)
+    listed = {(g["file"], g["result"]): g for g in json.loads(library.listing_json())["games"]}
+    unfinished = listed[("20261201-104321-spanish.pdn", "*")]
+    assert unfinished["finished"] is False and unfinished["termination"] == "Unterminated"
+    assert unfinished["download"] == "20261201-104321-spanish.pdn"
+    assert listed[("club.pdn", "1-0")]["download"] == "club-1.pdn"
+    assert listed[("club.pdn", "1/2-1/2")]["download"] == "club-2.pdn"
+    assert listed[("club.pdn", "1-0")]["finished"] is True
+    record = library.get(unfinished["id"])
+    assert record.download_name == "20261201-104321-spanish.pdn" and record.moves == ("c3-d4",)
+
+
+def test_library_page_marks_unfinished_games_names_downloads_and_fits_the_viewer(pw, tmp_path: Path) -> None:
+    """Issue 13 item 10 in Chromium: an unfinished game (`*`) was listed under "Finished games", its download
+    was named ``games_...pdn-0.pdn``, and the viewer's frame was wider than its board."""
+    from web_harness import browser, live_server, open_page
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261201-104321-international.pdn").write_text(
+        '[Event "x"]\n[Result "*"]\n[Termination "Unterminated"]\n\n1. 32-28 *\n', encoding="utf-8")
+    (games / "20261130-090000-international.pdn").write_text(
+        TWO_GAMES.split("\n\n[Event")[0] + "\n", encoding="utf-8")
+    with live_server(tmp_path, opponent="person") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#tab-library")
+        page.wait_for_function("() => document.querySelectorAll('#games tr.game').length === 2")
+        unfinished = page.locator("#games tr.game.unfinished")
+        assert unfinished.count() == 1 and "unfinished" in unfinished.text_content()
+        assert "Finished games" not in page.text_content("#library h2")
+        with page.expect_download() as info:
+            unfinished.locator("a.download").click()
+        assert info.value.suggested_filename == "20261201-104321-international.pdn"
+        page.locator("#games tr.game:not(.unfinished)").click()
+        page.wait_for_selector("#v-ply[data-ply='0']")
+        frame = page.locator("#viewer-board").bounding_box()
+        squares = page.evaluate("""() => { const sq = [...document.querySelectorAll('#viewer-board .sq')];
+            const xs = sq.map((s) => s.getBoundingClientRect());
+            return Math.max(...xs.map((r) => r.right)) - Math.min(...xs.map((r) => r.left)); }""")
+        viewer = "document.getElementById('viewer-board')"
+        border = page.evaluate(f"() => getComputedStyle({viewer}).borderLeftWidth")
+        border = 2 * float(border.removesuffix("px"))
+        assert frame is not None and abs(frame["width"] - (squares + border)) <= 1

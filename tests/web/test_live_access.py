@@ -79,6 +79,7 @@ def test_control_needs_the_token_when_public(pw: Playwright, tmp_path: Path) -> 
         assert live.state()["occupancy"] == [[0, 0]]
         reply = httpx.post(api, json=command, headers={"X-Dboard-Token": TOKEN}, timeout=5)
         assert reply.status_code == 200 and reply.json()["command"] == "Place"
+        assert reply.json()["outcome"] == "done"
         live.call(live.session.idle)
         assert live.state()["occupancy"] == [[0, 0], [0, 2]]
         with connect(ws_url(open_url)) as ws:    # the websocket refuses control without the token too
@@ -106,7 +107,7 @@ def _reply(ws) -> dict:
     """The next reply to a request (skipping pushed state and events)."""
     while True:
         message = json.loads(ws.recv(timeout=5))
-        if message["type"] in ("ack", "error", "pong"):
+        if message["type"] in ("reply", "error", "pong"):
             return message
 
 
@@ -156,7 +157,7 @@ def test_forged_messages_cannot_move_pieces_or_crash(tmp_path: Path) -> None:
             for kind, rc in (("lift", origin), ("place", (5, 5))):
                 action = {"kind": kind, "row": rc[0], "col": rc[1]}
                 ws.send(json.dumps({"type": "command", "command": action}))
-                assert _reply(ws)["type"] == "ack"
+                assert _reply(ws)["outcome"] == "done"
             live.call(live.session.idle)
             ws.send(json.dumps({"type": "ping"}))
             assert _reply(ws)["type"] == "pong"

@@ -23,6 +23,7 @@ from firmware_bridge.device import MappedDevice
 from firmware_bridge.orientation import Orientation
 from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
+from web.limits import Limits
 from web.server import WebServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,7 +36,7 @@ class LiveServer:
     """A Session + WebServer on a background loop; ``call(coro_fn)`` runs a coroutine there."""
 
     def __init__(self, config: Config, *, options: WebOptions | None = None,
-                 real_board: bool = False) -> None:
+                 real_board: bool = False, limits: Limits | None = None) -> None:
         self.config = config
         size = BOARD_SIZES.get(config.variant, 8)
         self.hand = SimulatedDevice(size, size, debounce=0.0)   # the physical pieces, moved by the test
@@ -44,6 +45,7 @@ class LiveServer:
             squares = frozenset((r, c) for r in range(size) for c in range(size))
             self.board = MappedDevice(self.hand, Orientation(size, size), squares)
         self.options = options or WebOptions(listen="127.0.0.1", port=0, data_dir=config.data_path)
+        self.limits = limits
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="web-test-loop", daemon=True)
         self.session: Session | None = None
@@ -70,7 +72,7 @@ class LiveServer:
             self.session = Session(self.config, self.board, self.board,
                                    journal_dir=self.config.data_path / "journal")
             await self.session.start()
-            self.server = WebServer(self.session, options=self.options)
+            self.server = WebServer(self.session, options=self.options, limits=self.limits)
             return await self.server.start()
         return self.call(boot, timeout=20)
 
@@ -124,8 +126,9 @@ def live_server(tmp: Path, **config: Any) -> Iterator[LiveServer]:
     """A started LiveServer for a Config with a fresh data dir under ``tmp`` (stopped on exit)."""
     options = config.pop("options", None)
     real_board = config.pop("real_board", False)
+    limits = config.pop("limits", None)
     cfg = Config(data_dir=str(tmp), **config)
-    server = LiveServer(cfg, options=options and options(cfg), real_board=real_board)
+    server = LiveServer(cfg, options=options and options(cfg), real_board=real_board, limits=limits)
     server.start()
     try:
         yield server

@@ -62,6 +62,10 @@ function onMessage(msg) {
       addMessage(msg.message, msg.error === "forbidden" ? "error forbidden" : "error");
       if (app.pending) { app.pending = null; render(); }
       break;
+    case "reply":   // what became of a command (a refusal is also said as a message; a failure only here)
+      if (msg.outcome === "failed") addMessage(`${msg.command} failed: ${msg.reason}`, "error");
+      if (msg.outcome !== "done" && app.pending) { app.pending = null; render(); }
+      break;
     default: break;
   }
 }

@@ -1,5 +1,5 @@
-// The game library tab: the finished games, each viewable move by move (the move table numbered by moves, as
-// the live one) and downloadable as PDN.
+// The game library tab: the saved games (finished, or unfinished with result *), each viewable move by move
+// (the move table numbered by moves, as the live one) and downloadable as PDN under its file's name.
 
 import { BoardView, key } from "./board.js";
 import { moveRows, renderMoveTable } from "./moves.js";
@@ -20,9 +20,10 @@ export function openLibrary(ctx) {
     $("#games-empty").hidden = games.length > 0;
     for (const g of games) {
       const tr = document.createElement("tr");
-      tr.className = "game";
+      tr.className = g.finished === false ? "game unfinished" : "game";
       tr.dataset.id = g.id;
-      for (const v of [g.date, g.variant, g.white, g.black, g.result, Math.ceil(g.plies / 2)]) {
+      const result = g.finished === false ? "unfinished" : g.result;
+      for (const v of [g.date, g.variant, g.white, g.black, result, Math.ceil(g.plies / 2)]) {
         const td = document.createElement("td");
         td.textContent = v;
         tr.appendChild(td);
@@ -31,7 +32,7 @@ export function openLibrary(ctx) {
       const a = document.createElement("a");
       a.href = `/api/games/${encodeURIComponent(g.id)}.pdn${ctx.query()}`;
       a.textContent = "PDN";
-      a.download = "";
+      a.download = g.download || "";
       a.className = "download";
       a.onclick = (e) => e.stopPropagation();
       td.appendChild(a);
