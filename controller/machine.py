@@ -147,6 +147,8 @@ class Controller:
         self.frame: LedFrame | None = None
         self.progress: dict[str, Any] | None = None
         self.messages: deque[dict[str, str]] = deque(maxlen=20)
+        self.save_errors: list[SaveError] = []
+        """Every save that failed, newest last: a command that caused one failed, whatever else it did."""
         self.alert: dict[str, str] | None = None
         """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
@@ -235,7 +237,7 @@ class Controller:
         try:
             record = self._new_record(settings or self.settings, journaled=True, defer=at_start)
         except SaveError as exc:
-            self._save_refused(f"New game refused: {exc} (the game goes on)")
+            self._save_refused(f"New game refused: {exc} (the game goes on)", error=exc)
             return
         self._setup(record)
         self.reset()
@@ -707,7 +709,7 @@ class Controller:
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
-            self._save_refused(str(exc), shape)
+            self._save_refused(str(exc), shape, error=exc)
             return
         crown = shape.target if shape.move.promotion else None
         self._after_ply(record, crown=crown)
@@ -778,7 +780,7 @@ class Controller:
         try:
             record = self.record.force(fen, label, by)
         except SaveError as exc:
-            self._save_refused(str(exc))
+            self._save_refused(str(exc), error=exc)
             return False
         self._after_ply(record, restore=remove is not None)
         self.commit()
@@ -849,6 +851,7 @@ class Controller:
             self.record.finish(result, reason)
         except SaveError as exc:
             log.warning("%s", exc)
+            self.save_errors.append(exc)
             self.say(f"{exc}.", "error")
         self._emit(ev.GameOver(result, reason))
         self.say(f"Game over: {result} ({reason}).")
@@ -968,9 +971,15 @@ class Controller:
         self.messages.append({"text": text, "level": level})
         self._emit(ev.Message(text, level))
 
-    def _save_refused(self, message: str, shape: MoveShape | None = None) -> None:
+    def refuse_unsaved(self, message: str, error: SaveError) -> None:
+        """Something asked of the game (a new game over it) could not be saved: refused out loud, as a move
+        that cannot be saved is."""
+        self._save_refused(message, error=error)
+
+    def _save_refused(self, message: str, shape: MoveShape | None = None, *, error: SaveError) -> None:
         """What was just done could not be saved: refused on the page, the terminal and (for a move) the LEDs,
         the game as it was; a move standing on the board is tried again every RETRY_SECONDS (said once)."""
+        self.save_errors.append(error)
         text = f"Refused: {message}"
         self.alert = {"text": text, "level": "refusal"}
         if shape is not None:

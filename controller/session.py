@@ -45,6 +45,7 @@ from . import commands as cmd
 from . import events as ev
 from .config import Config
 from .datadir import Notice, prepare
+from .durable import SaveError
 from .journal import Journal
 from .machine import Controller
 from .opponents import (
@@ -299,6 +300,7 @@ class Session:
             item = await self._queue.get()
             sent = item if isinstance(item, _Sent) else None
             error: Exception | None = None
+            failed_saves = len(self.controller.save_errors)
             try:
                 self._handle(sent.command if sent else item)
                 self._play_for_the_computer()
@@ -312,7 +314,10 @@ class Session:
                 self._broadcast_state()
                 self._queue.task_done()
                 if sent is not None and not sent.outcome.done():
-                    sent.outcome.set_result(cmd.Outcome.of(error))
+                    outcome = cmd.Outcome.of(error)
+                    if outcome.status == "done" and len(self.controller.save_errors) > failed_saves:
+                        outcome = cmd.Outcome("failed", self.controller.save_errors[-1].reason)
+                    sent.outcome.set_result(outcome)
 
     def _handle(self, item: Any) -> None:
         ctl = self.controller
@@ -338,15 +343,15 @@ class Session:
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
             self._check_board_fits(settings)
-            self._save_unfinished()
-            ctl.new_game(settings)
-            self._fit_board()
-            ctl.snapshot(self.sensors.snapshot().squares)
+            if self._save_unfinished():
+                ctl.new_game(settings)
+                self._fit_board()
+                ctl.snapshot(self.sensors.snapshot().squares)
         elif isinstance(c, cmd.SetupPosition):
             settings = dataclasses.replace(ctl.settings, fen=c.fen)
             self._check_new_game(settings)
-            self._save_unfinished()
-            ctl.new_game(settings)
+            if self._save_unfinished():
+                ctl.new_game(settings)
         elif isinstance(c, cmd.SavePdn):
             path = self.save_pdn()
             if path is None:
@@ -485,14 +490,22 @@ class Session:
 
         self._consult(board, min(self.config.engine_time, 1.0), answer)
 
-    def _save_unfinished(self) -> None:
+    def _save_unfinished(self) -> bool:
         """A new game over one with moves and no result first saves it (result ``*``) to the library, so that
-        a stray click loses nothing; when it cannot be saved the new game does not start."""
+        a stray click loses nothing; when it cannot be saved the new game is refused (False)."""
         ctl = self.controller
-        if ctl.records and ctl.outcome is None and (path := self.save_pdn()) is not None:
+        if not ctl.records or ctl.outcome is not None:
+            return True
+        try:
+            path = self.save_pdn()
+        except SaveError as exc:
+            ctl.refuse_unsaved(f"New game refused: {exc} (the game goes on)", exc)
+            return False
+        if path is not None:
             plies = len(ctl.records)
             ctl.say(f"The unfinished game ({plies} {'ply' if plies == 1 else 'plies'}) is saved in the "
                     f"library as {path.name}.")
+        return True
 
     def _check_new_game(self, settings: GameSettings) -> None:
         """Validate before anything changes; a new game also gives a failed external engine a fresh try."""
