@@ -38,6 +38,7 @@ class Hall:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping = False
 
     @property
     def archive_dir(self) -> Path:
@@ -49,6 +50,7 @@ class Hall:
         connect(self.client, self.config.broker_settings(), persistent=True)
 
     async def stop(self) -> None:
+        self._stopping = True
         self.client.disconnect()
         await asyncio.to_thread(self.client.loop_stop)
 
@@ -67,7 +69,8 @@ class Hall:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
-        log.warning("hall lost the broker %s (%s); reconnecting", self.config.broker, reason_text(reason))
+        if not self._stopping:
+            log.warning("hall lost the broker %s (%s); reconnecting", self.config.broker, reason_text(reason))
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.connected.clear)
 

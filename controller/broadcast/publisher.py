@@ -77,8 +77,9 @@ class Publisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._status: dict[str, Any] = {}
+        self._stopping = False
         self._connected_event = asyncio.Event()
 
     @classmethod
@@ -95,16 +96,18 @@ class Publisher:
         queue = self.session.subscribe()
         self._sync()
         connect(self.client, self.settings.broker)
-        self._task = asyncio.create_task(self._follow(queue), name="broadcast")
+        self._tasks = [asyncio.create_task(self._follow(queue), name="broadcast"),
+                       asyncio.create_task(self._heartbeat(), name="broadcast-heartbeat")]
         log.info("broadcasting to %s under %s", self.settings.broker, self.settings.topic)
 
     async def stop(self, timeout: float = 2.0) -> None:
         """Say the board is going offline, give queued messages ``timeout`` seconds to leave, disconnect."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
+        self._tasks = []
+        self._stopping = True
         if self.connected:
             info = self.client.publish(self.settings.topic.topic("status"),
                                        encode({"v": VERSION, "online": False}), qos=QOS, retain=True)
@@ -118,15 +121,19 @@ class Publisher:
         await self._connected_event.wait()
 
     async def _follow(self, queue: asyncio.Queue[ev.Event]) -> None:
-        heartbeat = self.settings.heartbeat
+        try:
+            while True:
+                event = await queue.get()
+                if isinstance(event, ev.MoveCommitted | ev.GameOver | ev.StateChanged):
+                    self._sync()
+        finally:
+            self.session.unsubscribe(queue)
+
+    async def _heartbeat(self) -> None:
+        """The board's status every heartbeat, so that the hall can tell a silent board."""
         while True:
-            try:
-                event = await asyncio.wait_for(queue.get(), heartbeat)
-            except TimeoutError:
-                self._publish_status(force=True)
-                continue
-            if isinstance(event, ev.MoveCommitted | ev.GameOver | ev.StateChanged):
-                self._sync()
+            await asyncio.sleep(self.settings.heartbeat)
+            self._publish_status(force=True)
 
     # --- publishing --------------------------------------------------------------------------------
     def _sync(self) -> None:
@@ -184,7 +191,7 @@ class Publisher:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
-        if self.connected:
+        if self.connected and not self._stopping:
             log.warning("lost the broker %s (%s): the game goes on and is sent when it is back",
                         self.settings.broker, reason_text(reason))
         self.connected = False

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import getpass
 import shutil
 import signal
 import socket
@@ -30,7 +31,8 @@ class Mosquitto:
         self.process: subprocess.Popen[bytes] | None = None
         folder.mkdir(parents=True, exist_ok=True)
         lines = [f"listener {self.port} 127.0.0.1", "persistence true", f"persistence_location {folder}/",
-                 "autosave_interval 1", f"log_dest file {folder}/mosquitto.log", "log_type all"]
+                 "autosave_interval 1", f"log_dest file {folder}/mosquitto.log", "log_type all",
+                 f"user {getpass.getuser()}"]   # started as root, mosquitto would become user mosquitto
         if users:
             passwd = folder / "hall.passwd"
             passwd.write_text("")
