@@ -38,7 +38,7 @@ function tile(event, round, b) {
   t.append(el("div", {class: "players", text: `${b.white} - ${b.black}`}));
   if (b.pieces) t.append(drawBoard(b.rows, b.cols, b.pieces, b.last_cells));
   const clocks = b.clocks ? `${clock(b.clocks.white)} | ${clock(b.clocks.black)}` : "";
-  t.append(el("div", {class: "foot"}, el("span", {class: "last", text: b.last ? `${b.plies}. ${b.last}` : "-"}),
+  t.append(el("div", {class: "foot"}, el("span", {class: "lastmove", text: b.last ? `${b.plies}. ${b.last}` : "-"}),
               el("span", {class: "clock", text: clocks})));
   if (b.flags.length) t.append(el("div", {class: "flags", text: b.flags.join(", ")}));
   t.onclick = () => { location.hash = `#/${esc(event)}/${esc(round)}/${esc(b.board)}`; };

@@ -161,3 +161,23 @@ class HallHarness:
 
 async def gather(*jobs: Awaitable[Any]) -> list[Any]:
     return list(await asyncio.gather(*jobs))
+
+
+class LoopThread:
+    """An asyncio loop on a thread of its own, for tests that drive a browser from the main thread."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="hall-test-loop", daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Awaitable[Any], timeout: float = 60.0) -> Any:
+        async def runner() -> Any:
+            return await coro
+        return asyncio.run_coroutine_threadsafe(runner(), self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
