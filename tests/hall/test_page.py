@@ -16,8 +16,8 @@ from playwright.sync_api import Playwright, sync_playwright
 
 from rules.pdn import read_games
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from web_harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))   # the web tests' Chromium settings
+from web_harness import CHROMIUM, CHROMIUM_ARGS
 
 BOARDS = 12
 
@@ -77,7 +77,8 @@ def test_the_round_on_a_projector(pw: Playwright, broker: Mosquitto, tmp_path: P
         page.click("#save-pairings")
         page.wait_for_function("document.querySelector('#arbiter-msg').textContent === 'Saved.'")
         page.goto(base + f"#/{EVENT}/1")
-        page.wait_for_function("document.querySelector(\".tile[data-board='2'] .result\").textContent === '0-1'")
+        result = ".tile[data-board='2'] .result"
+        page.wait_for_function(f"document.querySelector(\"{result}\").textContent === '0-1'")
         assert page.text_content(".tile[data-board='2'] .players") == "Cid - Dee"
         pdn = loop.run(hall.pdn(2))
         [game] = read_games(pdn)
