@@ -3,6 +3,7 @@ answered with 304), the archive, the standings and the arbiter's controls (token
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
@@ -65,11 +66,21 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
         p = request.path_params
         return registry.boards.get((p["event"], p["round"], p["board"]))
 
-    def pdn_of(feed: BoardFeed) -> str:
+    made: dict[tuple[str, str, str], tuple[tuple[int, int], str]] = {}
+
+    def pdn_of(feed: BoardFeed, cache: bool = True) -> str:
+        """The board's PDN, made again only when the board or the arbiter's book changed."""
         book = hall.book(feed.topic.event)
         t = feed.topic
-        return board_pdn(feed, book.pairing(t.round, t.board), book.correction(t.round, t.board),
+        stamp = (feed.version, book.revision)
+        known = made.get(feed.key) if cache else None
+        if known is not None and known[0] == stamp:
+            return known[1]
+        text = board_pdn(feed, book.pairing(t.round, t.board), book.correction(t.round, t.board),
                          hall.config.site)
+        if cache:
+            made[feed.key] = (stamp, text)
+        return text
 
     async def index(request: Request) -> Response:
         return FileResponse(f"{static_dir()}/index.html", headers={"Cache-Control": "no-store"})
@@ -115,8 +126,12 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
 
     async def round_pdn(request: Request) -> Response:
         event, round_ = request.path_params["event"], request.path_params["round"]
-        feeds = registry.round(event, round_)
-        body = "\n".join(pdn_of(f) for f in feeds)
+        texts = []
+        for number, feed in enumerate(registry.round(event, round_)):
+            texts.append(pdn_of(feed))
+            if number % 8 == 7:
+                await asyncio.sleep(0)   # a big round is made a few games at a time: moves keep arriving
+        body = "\n".join(texts)
         changed = registry.changed_at.get((event, round_), 0.0)
         return conditional(request, body, changed, "application/x-chess-pdn")
 
@@ -133,7 +148,8 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
             feeds = hall.archived(event, round_)
         except ValueError as exc:
             return Response(f"{exc}\n", status_code=400, media_type="text/plain")
-        return Response("\n".join(pdn_of(f) for f in feeds), media_type="application/x-chess-pdn",
+        body = "\n".join(pdn_of(f, cache=False) for f in feeds)
+        return Response(body, media_type="application/x-chess-pdn",
                         headers={"Content-Disposition": f'attachment; filename="{event}-round-{round_}.pdn"'})
 
     async def control(request: Request) -> Response:

@@ -49,6 +49,8 @@ class EventBook:
     draw: float = 1.0
     pairings: dict[str, dict[str, Pairing]] = field(default_factory=dict)
     corrections: dict[str, dict[str, Correction]] = field(default_factory=dict)
+    revision: int = 0
+    """Counts the changes (what the hall made from the book before is made again after one)."""
 
     @classmethod
     def load(cls, path: Path) -> EventBook:
@@ -85,6 +87,7 @@ class EventBook:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10:
                 raise BookError(f"{name}: points must be a number 0-10, got {value!r}")
         self.system, self.win, self.draw = system, float(win), float(draw)
+        self.revision += 1
 
     def set_pairings(self, round_: Any, pairs: Any) -> None:
         """A round's pairings: a list of ``{"board", "white", "black"}`` (replaces the round's)."""
@@ -104,10 +107,12 @@ class EventBook:
                 raise BookError(f"pairing {number}: board {board} is paired twice")
             table[board] = Pairing(board, white, black)
         self.pairings[round_] = table
+        self.revision += 1
 
     def correct(self, round_: Any, board: Any, result: Any, note: Any = "") -> None:
         """Set (or with an empty result, withdraw) the arbiter's result of a board's game."""
         round_, board = _level("round", round_), _level("board", board)
+        self.revision += 1
         if result in ("", None):
             self.corrections.get(round_, {}).pop(board, None)
             return

@@ -43,6 +43,8 @@ class BoardFeed:
     problem: str | None = None
     """The last message the hall had to drop, in words (cleared when the game is whole again)."""
     behind_since: float | None = None
+    version: int = 0
+    """Counts the board's changes (the hall's PDN of it is made again only after one)."""
 
     @property
     def key(self) -> BoardKey:
@@ -192,6 +194,7 @@ class Registry:
 
     # --- changes -------------------------------------------------------------------------------------
     def _touch(self, feed: BoardFeed) -> None:
+        feed.version += 1
         round_key = (feed.topic.event, feed.topic.round)
         self.versions[round_key] = self.versions.get(round_key, 0) + 1
         now = time.time()
