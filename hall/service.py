@@ -37,6 +37,7 @@ class Hall:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = self._on_connect_fail
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
 
@@ -66,6 +67,11 @@ class Hall:
         log.info("hall connected to %s", self.config.broker)
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.connected.set)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if self.refused is None:
+            log.warning("cannot reach the broker %s; trying again", self.config.broker)
+        self.refused = "unreachable"
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:

@@ -76,6 +76,7 @@ class Publisher:
                              qos=QOS, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._status: dict[str, Any] = {}
@@ -182,6 +183,12 @@ class Publisher:
         log.info("connected to %s", self.settings.broker)
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._on_connected)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if self.refused is None:
+            log.warning("cannot reach the broker %s: the game goes on and is sent when it answers",
+                        self.settings.broker)
+        self.refused = "unreachable"
 
     def _on_connected(self) -> None:
         """(Re)connected: the retained game and status again, in case the broker lost them."""
