@@ -18,7 +18,7 @@ from controller.broadcast.tail import JournalTail
 from controller.config import Config
 from controller.journal import JOURNAL_NAME
 from controller.session import Session
-from engine import choose_move
+from engine import Engine
 from firmware_bridge.simulated import SimulatedDevice
 from hall.config import HallConfig
 from hall.server import HallServer
@@ -43,6 +43,7 @@ class SimBoard:
                              **config)
         self.number = number
         self.rng = random.Random(seed or number)
+        self.engine = Engine(variant)
         self.session: Session | None = None
         self.publisher: Publisher | None = None
 
@@ -69,7 +70,7 @@ class SimBoard:
         """The engine's (level 1) move for the side to move, made on the board by hand; its text."""
         assert self.session is not None
         ctl = self.session.controller
-        move = choose_move(ctl.game.board, 1, rng=self.rng)
+        move = self.engine.choose_move(ctl.game.board, 1, rng=self.rng)
         shape = next(s for s in ctl.exp.shapes if s.move == move)
         queue = self.session.subscribe()
         try:

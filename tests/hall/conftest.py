@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,3 +18,15 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
         yield mosquitto
     finally:
         mosquitto.stop()
+
+
+@pytest.fixture
+def ram_path(tmp_path: Path) -> Iterator[Path]:
+    """A folder in RAM when the machine has one (the boards' journals: their fsyncs are not under test
+    here, and fifty boards' fsyncs would dominate the run), else ``tmp_path``."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir():
+        yield tmp_path
+        return
+    with tempfile.TemporaryDirectory(prefix="dboard-hall-", dir=shm) as folder:
+        yield Path(folder)

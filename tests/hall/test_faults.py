@@ -26,10 +26,10 @@ async def same_games(hall: HallHarness, sims: list[SimBoard]) -> None:
         assert moves_of(await hall.pdn(sim.number)) == moves_of(sim.pdn()), f"board {sim.number}"
 
 
-def test_the_broker_killed_and_restarted_mid_round(broker: Mosquitto, tmp_path: Path) -> None:
+def test_the_broker_killed_and_restarted_mid_round(broker: Mosquitto, tmp_path: Path, ram_path: Path) -> None:
     async def scenario() -> None:
         async with HallHarness(tmp_path, broker.address) as hall:
-            sims = [SimBoard(tmp_path, broker.address, n) for n in range(1, 11)]
+            sims = [SimBoard(ram_path, broker.address, n) for n in range(1, 11)]
             await asyncio.gather(*(s.start() for s in sims))
             try:
                 await asyncio.gather(*(s.play(4, resign=False) for s in sims))

@@ -56,7 +56,7 @@ def test_the_round_on_a_projector(pw: Playwright, broker: Mosquitto, tmp_path: P
         assert len(page.query_selector_all(f"{one} .pc")) == 24
         assert ":" in (page.text_content(f"{one} .clock") or "")
         text = loop.run(sims[0].move())
-        page.wait_for_function(f"document.querySelector(\"{one} .lastmove\").textContent === '3. {text}'")
+        page.wait_for_function(f"document.querySelector(\"{one} .lastmove\")?.textContent === '3. {text}'")
         assert len(page.query_selector_all(f"{one} .sq.last")) == 2
 
         page.click(one)   # the whole game
@@ -72,14 +72,13 @@ def test_the_round_on_a_projector(pw: Playwright, broker: Mosquitto, tmp_path: P
         page.select_option("#arbiter tr[data-board='2'] select", "0-1")
         page.fill("#arbiter tr[data-board='2'] input", "White's flag fell")
         page.click("#arbiter tr[data-board='2'] button")
-        page.wait_for_function("document.querySelector('#arbiter-msg').textContent === 'Saved.'")
+        page.wait_for_function("document.querySelector('#arbiter-msg')?.textContent === 'Saved.'")
         page.fill("#pairings", "1 Ann - Bob\n2 Cid - Dee")
         page.click("#save-pairings")
-        page.wait_for_function("document.querySelector('#arbiter-msg').textContent === 'Saved.'")
         page.goto(base + f"#/{EVENT}/1")
-        result = ".tile[data-board='2'] .result"
-        page.wait_for_function(f"document.querySelector(\"{result}\").textContent === '0-1'")
-        assert page.text_content(".tile[data-board='2'] .players") == "Cid - Dee"
+        two = ".tile[data-board='2']"
+        page.wait_for_function(f"document.querySelector(\"{two} .players\")?.textContent === 'Cid - Dee'")
+        assert page.text_content(f"{two} .result") == "0-1"
         pdn = loop.run(hall.pdn(2))
         [game] = read_games(pdn)
         assert game.tags["Result"] == "0-1" and game.tags["White"] == "Cid"

@@ -16,10 +16,10 @@ BOARDS = 50
 PLIES = 12
 
 
-def test_fifty_boards_reach_the_hall_move_for_move(broker: Mosquitto, tmp_path: Path) -> None:
+def test_fifty_boards_reach_the_hall_move_for_move(broker: Mosquitto, tmp_path: Path, ram_path: Path) -> None:
     async def scenario() -> None:
         async with HallHarness(tmp_path, broker.address) as hall:
-            sims = [SimBoard(tmp_path, broker.address, n) for n in range(1, BOARDS + 1)]
+            sims = [SimBoard(ram_path, broker.address, n) for n in range(1, BOARDS + 1)]
             await asyncio.gather(*(s.start() for s in sims))
             try:
                 await asyncio.gather(*(s.play(PLIES) for s in sims))
