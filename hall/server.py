@@ -8,6 +8,7 @@ import contextlib
 import logging
 import socket
 from types import TracebackType
+from typing import Any
 
 import uvicorn
 
@@ -18,6 +19,44 @@ from .config import HallConfig
 from .service import Hall
 
 log = logging.getLogger(__name__)
+
+
+def listening_socket(listen: str, port: int, backlog: int = 64) -> socket.socket:
+    """A bound, listening, non-blocking socket on ``listen:port`` (port 0: any free one); an OSError naming
+    the address when it is taken or not ours."""
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    # IPPROTO_TCP: asyncio sets TCP_NODELAY only on sockets that say they are TCP (no Nagle delay)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((listen, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {listen}:{port}: {exc.strerror}") from exc
+    sock.listen(backlog)
+    sock.setblocking(False)
+    return sock
+
+
+async def serve_in_background(app: Any, sock: socket.socket, name: str,
+                              **options: Any) -> tuple[uvicorn.Server, asyncio.Task[None]]:
+    """Serve the ASGI ``app`` on ``sock`` with uvicorn in a task of the running loop, once it has started."""
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1,
+                            access_log=False, **options)
+    server = uvicorn.Server(config)
+    # The CLI owns SIGINT and SIGTERM: uvicorn would otherwise replace their handlers while it serves
+    # (signal.signal in the main thread) and re-raise them only once it has shut down.
+    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
+    task = asyncio.create_task(server.serve(sockets=[sock]), name=name)
+    for _ in range(500):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.01)
+    if task.done():
+        task.result()
+    if not server.started:
+        raise OSError(f"{name} on port {sock.getsockname()[1]} did not start within 5 s")
+    return server, task
 
 
 class HallServer:
@@ -41,28 +80,11 @@ class HallServer:
         return self.options.url(self.port)
 
     async def start(self) -> str:
-        family = socket.AF_INET6 if ":" in self.config.listen else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((self.config.listen, self.config.port))
-        except OSError as exc:
-            sock.close()
-            where = f"{self.config.listen}:{self.config.port}"
-            raise OSError(f"cannot listen on {where}: {exc.strerror}") from exc
-        sock.listen(128)
-        sock.setblocking(False)
-        self._socket, self.port = sock, sock.getsockname()[1]
+        """Listen, connect to the broker in the background, serve; the URL to open."""
+        self._socket = sock = listening_socket(self.config.listen, self.config.port, backlog=128)
+        self.port = sock.getsockname()[1]
         await self.hall.start()
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", access_log=False,
-                                timeout_graceful_shutdown=1)
-        self._server = uvicorn.Server(config)
-        self._server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
-        self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="hall-web")
-        while not self._server.started and not self._task.done():
-            await asyncio.sleep(0.01)
-        if self._task.done():
-            self._task.result()
+        self._server, self._task = await serve_in_background(self.app, sock, "hall-web")
         log.info("hall listening on %s:%d", self.config.listen, self.port)
         return self.url
 
