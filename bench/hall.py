@@ -159,7 +159,7 @@ async def _hall(address: str, folder: Path, conn: Connection) -> None:
     conn.recv()
     cpu, wall = cpu_seconds(), time.monotonic()
     renders: list[float] = []
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}") as http:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=60) as http:
         while not conn.poll():
             t = time.monotonic()
             reply = await http.get(f"/pdn/{EVENT}/1.pdn")
