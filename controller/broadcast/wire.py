@@ -101,8 +101,7 @@ def decode(topic: str, kind: str, raw: bytes) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("v") != VERSION:
         raise WireError(f"{topic}: expected a JSON object with \"v\": {VERSION}")
     if kind == "status":
-        if not isinstance(data.get("online"), bool):
-            raise WireError(f"{topic}: status without a true/false \"online\"")
+        _check_status(topic, data)
         return data
     _game_id(topic, data.get("game"))
     seq = data.get("seq")
@@ -120,6 +119,23 @@ def decode(topic: str, kind: str, raw: bytes) -> dict[str, Any]:
     if not isinstance(headers, dict) or not all(isinstance(headers.get(k, ""), str) for k in HEADER_KEYS):
         raise WireError(f"{topic}: \"headers\" must be an object of texts ({', '.join(HEADER_KEYS)})")
     return data
+
+
+STATUS_TYPES: dict[str, Any] = {"state": str, "board_connected": bool, "out_of_sync": bool, "game": str,
+                                "seq": int, "heartbeat": int | float, "clocks": dict, "time": str}
+
+
+def _check_status(topic: str, data: dict[str, Any]) -> None:
+    """A status: ``online``, and the optional fields each of its type (a heartbeat of 0.1 s to an hour)."""
+    if not isinstance(data.get("online"), bool):
+        raise WireError(f"{topic}: status without a true/false \"online\"")
+    for key, kind in STATUS_TYPES.items():
+        value = data.get(key)
+        wrong = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
+        if value is not None and wrong:
+            raise WireError(f"{topic}: status field {key!r} has the wrong type")
+    if "heartbeat" in data and data["heartbeat"] is not None and not 0.1 <= data["heartbeat"] <= 3600:
+        raise WireError(f"{topic}: status heartbeat must be 0.1-3600 seconds")
 
 
 def _count(value: Any) -> bool:

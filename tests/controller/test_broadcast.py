@@ -42,7 +42,10 @@ def test_the_wire_checks_every_field() -> None:
     good = {"v": 1, "game": "g", "seq": 2, "entry": MOVE}
     assert decode("t", "stream", encode(good)) == good
     for bad, what in ((good | {"seq": 0}, "seq"), (good | {"entry": MOVE | {"clocks": [1]}}, "clocks"),
-                      (good | {"game": ""}, "game"), ({"v": 1, "online": 1}, "online")):
+                      (good | {"game": ""}, "game"), ({"v": 1, "online": 1}, "online"),
+                      ({"v": 1, "online": True, "heartbeat": "soon"}, "heartbeat"),
+                      ({"v": 1, "online": True, "heartbeat": 0}, "heartbeat"),
+                      ({"v": 1, "online": True, "seq": True}, "seq")):
         with pytest.raises(WireError, match=what):
             decode("t", "status" if "online" in bad else "stream", encode(bad))
     with pytest.raises(WireError, match="entries"):
