@@ -113,6 +113,11 @@ class Registry:
             feed.problem = f"{topic}: {exc}"
             log.warning("dropped a message of board %s: %s", board, feed.problem)
             changed = True
+        except Exception:   # a message nobody foresaw: the hall goes on, the arbiter sees the board flagged
+            self.dropped += 1
+            feed.problem = f"{topic}: a message the hall could not read"
+            log.exception("dropped a message of board %s", board)
+            changed = True
         if changed:
             self._touch(feed)
 
