@@ -11,6 +11,7 @@ from typing import Any
 
 from controller.broadcast.client import BrokerSettings
 from controller.broadcast.wire import check_level
+from controller.config import MIN_TOKEN
 
 
 class HallConfigError(ValueError):
@@ -52,8 +53,9 @@ class HallConfig:
             raise HallConfigError(str(exc)) from None
         if not 0 <= self.port <= 65535:
             raise HallConfigError(f"port: must be 0-65535, got {self.port}")
-        if self.token and len(self.token) < 8:
-            raise HallConfigError("token: at least 8 characters")
+        if self.token and len(self.token) < MIN_TOKEN:
+            raise HallConfigError(f"token: at least {MIN_TOKEN} characters (empty: one is generated and "
+                                  f"printed)")
 
     def broker_settings(self) -> BrokerSettings:
         return BrokerSettings.parse(self.broker, user=self.user, password=self.password, tls=self.tls,

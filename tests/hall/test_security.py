@@ -103,7 +103,7 @@ def test_the_arbiter_token_guards_control_beyond_localhost(broker: Mosquitto, tm
 
     async def scenario() -> None:
         public = HallServer(HallConfig(broker=broker.address, listen="0.0.0.0", port=0,
-                                       token="arbiter-secret", data_dir=str(tmp_path / "public")))
+                                       token="arbiter-secret-token", data_dir=str(tmp_path / "public")))
         local = HallServer(HallConfig(broker=broker.address, port=0, data_dir=str(tmp_path / "local")))
         await public.start()
         await local.start()
@@ -111,13 +111,13 @@ def test_the_arbiter_token_guards_control_beyond_localhost(broker: Mosquitto, tm
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{public.port}") as http:
                 assert (await http.post("/api/result", json=correction)).status_code == 403
                 assert (await http.post("/api/result", json=correction,
-                                        headers={"X-Hall-Token": "a-guess-123"})).status_code == 403
+                                        headers={"X-Hall-Token": "a-guess-1234567890"})).status_code == 403
                 assert (await http.post("/api/result", json=correction,
-                                        headers={"X-Hall-Token": "arbiter-secret",
+                                        headers={"X-Hall-Token": "arbiter-secret-token",
                                                  "Origin": "http://evil.example"})).status_code == 403
                 assert public.hall.book(EVENT).correction("1", "3") is None
                 ok = await http.post("/api/result", json=correction,
-                                     headers={"X-Hall-Token": "arbiter-secret"})
+                                     headers={"X-Hall-Token": "arbiter-secret-token"})
                 assert ok.status_code == 200 and public.hall.book(EVENT).correction("1", "3") is not None
                 assert (await http.get("/api/status")).status_code == 200   # watching needs no token
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{local.port}") as http:
