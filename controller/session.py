@@ -48,6 +48,7 @@ from .config import Config
 from .datadir import Notice, prepare
 from .durable import SaveError
 from .journal import Journal
+from .lessons import LessonDesk
 from .machine import Controller
 from .opponents import (
     EXTERNAL_OPPONENTS,
@@ -137,6 +138,8 @@ class Session:
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
+        self.lessons = LessonDesk(self.journal_dir)
+        """The exercise or replay under way (controller/lessons.py)."""
 
     def _show_leds(self, frame: LedFrame) -> None:
         """The controller's frame to the board at the configured brightness (the web page shows it whole). A
@@ -228,7 +231,8 @@ class Session:
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
         return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto,
-                                               "broadcast": place}
+                                               "broadcast": place,
+                                               "lesson": self.lessons.to_json(self.controller)}
 
     @property
     def ratings_path(self) -> Path | None:
@@ -308,6 +312,7 @@ class Session:
             failed_saves = len(self.controller.save_errors)
             try:
                 self._handle(sent.command if sent else item)
+                self.lessons.follow(self.controller)
                 self._play_for_the_computer()
             except ValueError as exc:
                 error = exc
@@ -344,7 +349,11 @@ class Session:
 
     def _command(self, c: cmd.Command) -> None:
         ctl = self.controller
-        if isinstance(c, cmd.NewGame):
+        if isinstance(c, cmd.NewGame | cmd.SetupPosition):
+            self.lessons.stop()
+        if isinstance(c, cmd.StartExercise | cmd.StartReplay | cmd.LessonStep):
+            self.lessons.command(self, c)
+        elif isinstance(c, cmd.NewGame):
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
@@ -437,10 +446,16 @@ class Session:
 
     def _play_for_the_computer(self) -> None:
         """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
+        if self.auto_computer and self.lessons.lesson is None:
+            self.carry_out_shown_move()
+
+    def carry_out_shown_move(self) -> None:
+        """On the simulated board, make the move the LEDs show (once per move); on a real board the person
+        makes it."""
         ctl, board = self.controller, self.simulated
         shape = ctl.computer_shape
-        if (board is None or not self.auto_computer or shape is None or ctl.state != "computer.showing"
-                or self._auto_played == ctl.engine_token):
+        if board is None or shape is None or ctl.state != "computer.showing" or self._auto_played == \
+                ctl.engine_token:
             return
         self._auto_played = ctl.engine_token
         board.lift(shape.origin)
@@ -513,6 +528,38 @@ class Session:
             ctl.answer_draw(computer, accept=ahead <= DRAW_MARGIN)
 
         self._consult(board, min(self.config.engine_time, 1.0), answer)
+
+    def begin_lesson(self, settings: GameSettings) -> bool:
+        """Start a lesson's game (an exercise or a replay): like a new game, but never written to the library.
+        False when the game in progress could not be saved first."""
+        self._check_new_game(settings)
+        self._check_board_fits(settings)
+        if not self._save_unfinished():
+            return False
+        ctl = self.controller
+        library, ctl.pdn_dir = ctl.pdn_dir, None
+        try:
+            ctl.new_game(settings)
+        finally:
+            ctl.pdn_dir = library
+        self._fit_board()
+        ctl.snapshot(self.sensors.snapshot().squares)
+        return True
+
+    def run_in_background(self, work: Callable[[Callable[[Any], None]], None],
+                          then: Callable[[Any], None]) -> None:
+        """Run ``work(report)`` on a worker thread; each ``report(value)`` runs ``then(value)`` on the loop,
+        in order with the board's input (``idle()`` waits for the work)."""
+        loop, queue = self._loop, self._queue
+        if loop is None or queue is None:
+            return
+
+        def report(value: Any) -> None:
+            if not self._stopping:
+                with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
+                    loop.call_soon_threadsafe(queue.put_nowait, _Consulted(then, value))
+
+        self._background_task(asyncio.to_thread(work, report))
 
     def _save_unfinished(self) -> bool:
         """A new game over one with moves and no result first saves it (result ``*``) to the library, so that
@@ -627,6 +674,9 @@ class Session:
     def _request_engine(self, job: EngineJob) -> None:
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
+            return
+        if self.lessons.lesson is not None and self.lessons.lesson.kind == "replay":
+            queue.put_nowait(_EngineAnswer(job.token, self.lessons.answer(job)))   # the record's move
             return
         self._search_token = job.token
         opponent: Any = self._opponent

@@ -1,0 +1,137 @@
+"""Make the exercise collections (engine/exercises/<variant>.json) from the real games in tests/data.
+
+Every position of every game's main line is a candidate, and so is every position of a continuation the
+engine plays from a game's position (level 3, seeded by game and ply, so a rerun makes the same files): real
+openings and middle games, carried on to the shots and endings that weaker play runs into. A candidate
+becomes an exercise when `engine.exercises.judge` finds a kind for it at the stated depth and at the depth
+below, and its check is quick (the test suite checks every exercise). Run from the repository:
+    .venv/bin/python tests/data/make_exercises.py [VARIANT ...]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from engine import Engine
+from engine.exercises import Exercise, collection_path, judge
+from rules import Board
+from rules.pdn import read_games
+from rules.pdn.validate import start_board, variant_of
+
+DATA = Path(__file__).resolve().parent
+CORPUS = "pdn-corpus/succeed/"
+SOURCES: dict[str, list[tuple[str, str | None]]] = {
+    "international": [("international-sijbrands-andreiko-1973.pdn", None),
+                      ("international-vanderwal-wiersma-1983.pdn", None),
+                      ("international-zundert-computer-2022.pdn", None)],
+    "english": [(CORPUS + "Tricks traps and shots.pdn", "english"), (CORPUS + "OCA_2.0.pdn", "english"),
+                (CORPUS + "gem.pdn", "english"), (CORPUS + "goulds.pdn", "english")],
+    "russian": [(CORPUS + "ussr1947.pdn", "russian"), ("russian-150-openings.pdn", None)],
+    "brazilian": [("brazilian-openings.pdn", None)],
+    "turkish": [("turkish-ffloof-engine-games.pdn", None)],
+    "spanish": [("spanish-bbzero-games.pdn", None)],
+    "italian": [(CORPUS + "Campionato Assoluto 2005.pdn", "italian"), ("italian-published-games.pdn", None),
+                ("italian-11-ballots.pdn", None)],
+}
+QUOTA = {"shot": 10, "only": 10, "ending": 8}
+PER_GAME = 3
+DEPTH = {8: 4, 10: 3}
+"""Stated depth by board size (plies): shallow enough that checking the whole collection takes seconds."""
+TURKISH_DEPTH = 3
+CHECK_SECONDS = 0.2
+"""A candidate whose check takes longer is passed over (the suite checks every exercise)."""
+LEVEL = 3
+
+
+def candidates(variant: str) -> Iterator[tuple[Board, str, str]]:
+    """(position, game key, source text) for every main-line position and engine continuation."""
+    for name, default in SOURCES[variant]:
+        games = read_games((DATA / name).read_text(encoding="utf-8", errors="replace"), validate=True,
+                           variant=default)
+        for game in games:
+            if game.errors or variant_of(game, default).id != variant:
+                continue
+            board = start_board(game, variant_of(game, default))
+            key = f"{name}#{game.number}"
+            where = f"tests/data/{name}, game {game.number} ({game.label()})"
+            plies = [node.move for node in game.moves]
+            for ply, move in enumerate(plies):
+                yield board.copy(), key, f"{where}, after ply {ply}"
+                if ply % 6 == 0:
+                    seed = zlib.crc32(f"{key}:{ply}".encode())
+                    yield from _continue(board, key, f"{where}, after ply {ply}", seed)
+                board.push(move)
+            seed = zlib.crc32(f"{key}:end".encode())
+            yield from _continue(board, key, f"{where}, after ply {len(plies)}", seed)
+
+
+def _continue(board: Board, key: str, where: str, seed: int) -> Iterator[tuple[Board, str, str]]:
+    rng = random.Random(seed)
+    board = board.copy()
+    engine = Engine(board.variant)
+    played: list[str] = []
+    for _ in range(120):
+        if board.is_game_over():
+            return
+        move = engine.choose_move(board, LEVEL, rng=rng, time_limit=0.2)
+        played.append(board.move_text(move))
+        board.push(move)
+        yield board.copy(), key, f"{where}, then the engine (level {LEVEL}): {' '.join(played)}"
+
+
+def make(variant: str) -> list[Exercise]:
+    depth = TURKISH_DEPTH if variant == "turkish" else DEPTH[Board(variant).variant.height]
+    engine = Engine(variant)
+    found: list[Exercise] = []
+    per_kind = dict.fromkeys(QUOTA, 0)
+    per_game: dict[str, int] = {}
+    seen: set[str] = set()
+    for board, key, source in candidates(variant):
+        if all(per_kind[k] >= QUOTA[k] for k in QUOTA):
+            break
+        fen = board.fen()
+        if fen in seen or per_game.get(key, 0) >= PER_GAME or len(board.legal_moves) < 2:
+            continue
+        seen.add(fen)
+        quick = judge(board, depth - 1, engine)
+        wanted = [k for k in quick.kinds if per_kind[k] < QUOTA[k]]
+        if not wanted:
+            continue
+        start = time.perf_counter()
+        verdict = judge(board, depth, engine)
+        if time.perf_counter() - start > CHECK_SECONDS or verdict.best != quick.best:
+            continue
+        kinds = [k for k in wanted if k in verdict.kinds]
+        if not kinds:
+            continue
+        kind = min(kinds, key=lambda k: per_kind[k] - QUOTA[k])
+        line = engine.searcher._pv_text(board, engine.searcher.table_line(board, verdict.best, depth))
+        per_kind[kind] += 1
+        per_game[key] = per_game.get(key, 0) + 1
+        found.append(Exercise(f"{variant}-{len(found) + 1:02d}", variant, kind, fen,
+                              board.move_text(verdict.best), depth, tuple(line), source))
+        print(f"{variant}: {len(found)} {kind} {fen} {found[-1].solution}", file=sys.stderr)
+    return found
+
+
+def main(argv: list[str]) -> int:
+    for variant in argv or list(SOURCES):
+        exercises = make(variant)
+        data = {"variant": variant,
+                "source": "made by tests/data/make_exercises.py from the games named in each exercise",
+                "exercises": [e.to_json() for e in exercises]}
+        collection_path(variant).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                            encoding="utf-8")
+        kinds = {k: sum(e.kind == k for e in exercises) for k in QUOTA}
+        print(f"{variant}: {len(exercises)} exercises {kinds}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
