@@ -341,25 +341,22 @@ class StartExercise(Command):
 
 @dataclass(frozen=True)
 class StartReplay(Command):
-    """Replay a game on the board: a PDN file of the library (``library``) or PDN text (``pdn``), game
-    ``game`` (1 = the first) of it; ``variant`` for records without a GameType tag (PDN's default:
-    international)."""
+    """Replay on the board game ``game`` (1 = the first) of PDN text ``pdn`` (a file, a game of the library);
+    ``variant`` for records without a GameType tag (PDN's default: international)."""
 
     kind: ClassVar[str] = "start_replay"
     title: ClassVar[str] = "Replay"
-    labels: ClassVar[dict[str, str]] = {"game": "game number", "library": "library file"}
+    labels: ClassVar[dict[str, str]] = {"game": "game number", "pdn": "PDN text"}
     pdn: str = ""
-    library: str = ""
     game: int = 1
     variant: str = ""
 
     def __post_init__(self) -> None:
         self._check_type("pdn", str)
         self._check_type("variant", str)
-        self._check_type("library", str)
         self._check_range("game", 1, 100_000)
-        if not (self.pdn.strip() or self.library.strip()):
-            raise self._refuse("library", "a game of the library or PDN text, not blank")
+        if not self.pdn.strip():
+            raise self._refuse("pdn", "a game in PDN, not blank")
 
 
 @dataclass(frozen=True)

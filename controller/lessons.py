@@ -15,7 +15,7 @@ from rules import Move
 
 from . import commands as cmd
 from .exercises import PROGRESS_FILE, ExerciseLesson, ExerciseProgress
-from .replay import ReplayLesson, library_file, load_game
+from .replay import ReplayLesson, load_game
 from .settings import EngineJob, GameSettings
 
 if TYPE_CHECKING:
@@ -66,13 +66,8 @@ class LessonDesk:
             self._start(session, ExerciseLesson(exercise, number, len(collection), self.progress,
                                                 ctl.settings.player))
         elif isinstance(c, cmd.StartReplay):
-            if c.library:
-                library = self.data_dir / "games" if self.data_dir is not None else None
-                path = library_file(library, c.library)
-                text, name = path.read_text(encoding="utf-8", errors="replace"), c.library
-            else:
-                text, name = c.pdn, "the PDN text"
-            game, start, moves = load_game(text, c.game, name, c.variant or None)
+            game, start, moves = load_game(c.pdn, c.game, "the PDN text", c.variant or None)
+            name = game.label() or "the PDN text"
             lesson = ReplayLesson(game, start, moves, name)
             self._start(session, lesson)
             depth, seconds = self.review_depth, self.review_seconds

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.limits import SearchLimits
@@ -52,16 +51,6 @@ def load_game(text: str, number: int, name: str,
     if not moves:
         raise ReplayError(f"{name}: game {number} ({game.label()}) has no moves to replay")
     return game, start_board(game, variant_of(game, variant)), moves
-
-
-def library_file(library: Path | None, name: str) -> Path:
-    """A PDN file of the library by its name (no path may lead out of it)."""
-    if library is None:
-        raise ReplayError("there is no game library (no data directory)")
-    path = library / name
-    if Path(name).name != name or not name.endswith(".pdn") or not path.is_file():
-        raise ReplayError(f"no game {name!r} in the library")
-    return path
 
 
 @dataclass

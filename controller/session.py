@@ -384,7 +384,10 @@ class Session:
         elif isinstance(c, cmd.ClaimDraw):
             ctl.claim_draw(c.color)
         elif isinstance(c, cmd.Hint):
-            self._hint()
+            if self.lessons.lesson is not None and self.lessons.lesson.kind == "exercise":
+                self.lessons.lesson.step(ctl, "hint")   # an exercise's hint is its solution's first move
+            else:
+                self._hint()
         elif isinstance(c, cmd.SetAutoComputer):
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
