@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.exercises import Collection, load
+from engine.exercises import Collection, load, variants_with_exercises
 from rules import Move
 
 from . import commands as cmd
@@ -46,6 +46,8 @@ class LessonDesk:
         self.progress = ExerciseProgress(data_dir / PROGRESS_FILE if data_dir is not None else None)
         self.review_depth = REVIEW_DEPTH
         self.review_seconds = REVIEW_SECONDS
+        self.variants = variants_with_exercises()
+        """The variants that have an exercise collection (the page's Exercises panel offers them)."""
 
     def __repr__(self) -> str:
         return f"LessonDesk({self.lesson!r})"

@@ -232,7 +232,8 @@ class Session:
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
         return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto,
                                                "broadcast": place,
-                                               "lesson": self.lessons.to_json(self.controller)}
+                                               "lesson": self.lessons.to_json(self.controller),
+                                               "exercise_variants": self.lessons.variants}
 
     @property
     def ratings_path(self) -> Path | None:

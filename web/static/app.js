@@ -5,6 +5,7 @@
 import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from "./board.js";
 import { bindBroadcast, renderBroadcast } from "./broadcast.js";
 import { BoardInput } from "./input.js";
+import { bindLessons } from "./lessons.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
 import { MoveSound } from "./sound.js";
@@ -114,6 +115,7 @@ function setState(s) {
   if (app.view !== null && (app.view > n || !prev || prev.start_fen !== s.start_fen)) app.view = null;
   settlePending(s);
   render();
+  lessons.render(s);
   if (before >= 0 && n === before + 1 && s.last_move) {   // one new ply: its sound and (unless played here) its slide
     const last = s.last_move;
     sound.play(last.captures.length > 0);
@@ -498,6 +500,8 @@ function bindControls() {
 }
 
 const library = openLibrary({ variants: () => (app.hello && app.hello.variants) || [], query: tokenQuery });
+const lessons = bindLessons({ command, query: tokenQuery, showLive: () => showTab("live"),
+  say: (text) => addMessage(text, "error") });
 
 function showTab(name) {
   for (const t of document.querySelectorAll("button.tab")) t.classList.toggle("active", t.dataset.tab === name);
