@@ -1,7 +1,7 @@
 """Make the exercise collections (engine/exercises/<variant>.json) from the real games in tests/data.
 
 Every position of every game's main line is a candidate, and so is every position of a continuation the
-engine plays from a game's position (level 3, seeded by game and ply, so a rerun makes the same files): real
+engine plays from a game's position (level 3, seeded by game and ply): real
 openings and middle games, carried on to the shots and endings that weaker play runs into. A candidate
 becomes an exercise when `engine.exercises.judge` finds a kind for it at the stated depth and at the depth
 below, and its check is quick (the test suite checks every exercise). Run from the repository:
@@ -41,6 +41,8 @@ SOURCES: dict[str, list[tuple[str, str | None]]] = {
 }
 QUOTA = {"shot": 10, "only": 10, "ending": 8}
 PER_GAME = 3
+"""At most this many exercises from one game (and its continuations); more where a variant has few games."""
+GAMES_WANTED = 40
 DEPTH = {8: 4, 10: 3}
 """Stated depth by board size (plies): shallow enough that checking the whole collection takes seconds."""
 TURKISH_DEPTH = 3
@@ -91,12 +93,16 @@ def make(variant: str) -> list[Exercise]:
     found: list[Exercise] = []
     per_kind = dict.fromkeys(QUOTA, 0)
     per_game: dict[str, int] = {}
+    games = sum(len(read_games((DATA / name).read_text(encoding="utf-8", errors="replace")))
+                for name, _ in SOURCES[variant])
+    cap = max(PER_GAME, GAMES_WANTED // games)
     seen: set[str] = set()
     for board, key, source in candidates(variant):
         if all(per_kind[k] >= QUOTA[k] for k in QUOTA):
             break
         fen = board.fen()
-        if fen in seen or per_game.get(key, 0) >= PER_GAME or len(board.legal_moves) < 2:
+        board = Board(variant, fen)   # the exercise is the position alone: no history, no draw counts
+        if fen in seen or per_game.get(key, 0) >= cap or len(board.legal_moves) < 2:
             continue
         seen.add(fen)
         quick = judge(board, depth - 1, engine)
