@@ -679,8 +679,13 @@ class Session:
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
             return
-        if self.lessons.lesson is not None and self.lessons.lesson.kind == "replay":
-            queue.put_nowait(_EngineAnswer(job.token, self.lessons.answer(job)))   # the record's move
+        if self.controller.settings.human_color == "none":   # a replay: the record moves, never the engine
+            move = self.lessons.answer(job)
+            if move is not None:
+                queue.put_nowait(_EngineAnswer(job.token, move))
+            elif self.lessons.lesson is None:
+                self.controller.say("The replay was interrupted by a restart: start it again, or a new game.",
+                                    "warning")
             return
         self._search_token = job.token
         opponent: Any = self._opponent

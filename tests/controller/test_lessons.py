@@ -184,3 +184,36 @@ def test_a_pdn_that_does_not_validate_cannot_be_replayed(tmp_path: Path) -> None
             assert session.state()["lesson"] is None and session.state()["fen"] == before["fen"]
 
     asyncio.run(main())
+
+
+SHORT = ('[Event "Manchester 1841"]\n[GameType "21"]\n\n'
+         '1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 *\n')
+
+
+def test_a_replay_ends_with_its_record_and_a_restart_does_not_hand_it_to_the_engine(tmp_path: Path) -> None:
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="white")
+        async with Session(config, board, board, tmp_path) as session:
+            ctl = session.controller
+            session.lessons.review_depth = 1
+            board.set_occupancy(ctl.exp.base)
+            await session.idle()
+            assert (await send(session, cmd.StartReplay(pdn=SHORT))).status == "done"
+            for _ in range(8):
+                assert (await send(session, cmd.LessonStep("forward"))).status == "done"
+            assert len(ctl.records) == 8 and ctl.messages[-1]["text"] == "The end of the record: *."
+            assert not [m for m in ctl.messages if m["level"] == "error"]
+            outcome = await send(session, cmd.LessonStep("forward"))
+            assert outcome.status == "refused" and "at the end of the game" in outcome.reason
+            assert (await send(session, cmd.LessonStep("back"))).status == "done"
+            position = ctl.exp.base
+        board = SimulatedDevice(8, 8)
+        async with Session(config, board, board, tmp_path) as again:   # the power came back
+            board.set_occupancy(position)
+            await again.idle()
+            ctl = again.controller
+            assert ctl.state == "computer.thinking" and ctl.computer_shape is None
+            assert any(m["text"].startswith("The replay was interrupted by a restart") for m in ctl.messages)
+
+    asyncio.run(main())
