@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.exercises import Collection, Exercise, Verdict, judge
+from engine.exercises import Collection, Exercise, Verdict, verify
 from engine.limits import format_score
 from rules import Move
 
@@ -97,9 +97,10 @@ class ExerciseLesson:
     kind = "exercise"
 
     def __post_init__(self) -> None:
-        board = self.exercise.board()
-        self.solution = board.parse_move(self.exercise.solution)
-        self.verdict = judge(board, self.exercise.depth)
+        """The engine confirms this exercise before it is set up (the board reads a collection without
+        checking every exercise, which would keep it busy for seconds)."""
+        self.verdict = verify(self.exercise, f"exercise {self.exercise.id}")
+        self.solution = self.exercise.board().parse_move(self.exercise.solution)
 
     def __repr__(self) -> str:
         return f"ExerciseLesson({self.exercise.id}, tries={self.tries}, solved={self.solved})"

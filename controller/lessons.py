@@ -53,9 +53,9 @@ class LessonDesk:
         return f"LessonDesk({self.lesson!r})"
 
     def collection(self, variant: str) -> Collection:
-        """The variant's exercises, read and checked by the engine once per session."""
+        """The variant's exercises, read once per session (the engine checks each one as it is set up)."""
         if variant not in self.collections:
-            self.collections[variant] = load(variant)
+            self.collections[variant] = load(variant, verify_engine=False)
         return self.collections[variant]
 
     def command(self, session: Session, c: cmd.Command) -> None:

@@ -81,8 +81,9 @@ def _kinds(board: Board, scored: tuple[tuple[Move, int], ...], static: int) -> t
     return tuple(kinds)
 
 
-def verify(exercise: Exercise, where: str, engine: Engine | None = None) -> None:
-    """Raise ExerciseError (naming `where`) unless the engine confirms `exercise` at its depth."""
+def verify(exercise: Exercise, where: str, engine: Engine | None = None) -> Verdict:
+    """The engine's verdict on `exercise` at its depth; ExerciseError (naming `where`) unless it confirms
+    the solution."""
     try:
         board = exercise.board()
     except (RulesError, ValueError) as exc:
@@ -106,3 +107,4 @@ def verify(exercise: Exercise, where: str, engine: Engine | None = None) -> None
             verdict.scored) > 1 else "; it is the only legal move"
         raise ExerciseError(f"{where}: {exercise.solution} ({format_score(best_score)}) does not make this a "
                             f"'{exercise.kind}' exercise at depth {exercise.depth}{other}")
+    return verdict

@@ -13,7 +13,7 @@ from controller import commands as cmd
 from controller.config import Config
 from controller.hints import BLUE, CYAN, GREEN, RED, WHITE
 from controller.session import Session
-from engine.exercises import load
+from engine.exercises import collection_path, load, load_file
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board
@@ -114,6 +114,18 @@ def test_an_unknown_exercise_or_variant_is_refused_by_name(tmp_path: Path) -> No
             assert outcome.status == "refused" and "there are no exercises for czech" in outcome.reason
             outcome = await send(session, cmd.LessonStep("hint"))
             assert outcome.status == "refused" and "no exercise or replay under way" in outcome.reason
+            # a collection read without the engine's check: the exercise is checked as it is set up
+            data = json.loads(collection_path("english").read_text(encoding="utf-8"))
+            entry = data["exercises"][0]
+            board = Board("english", entry["fen"])
+            texts = map(board.move_text, board.legal_moves)
+            entry["solution"] = next(t for t in texts if t != entry["solution"])
+            (tmp_path / "english.json").write_text(json.dumps(data), encoding="utf-8")
+            session.lessons.collections["english"] = load_file(tmp_path / "english.json", verify_engine=False)
+            outcome = await send(session, cmd.StartExercise("english", entry["id"]))
+            assert outcome.status == "refused"
+            assert outcome.reason.startswith(f"exercise {entry['id']}: wrong solution {entry['solution']}: ")
+            assert session.state()["lesson"] is None and session.controller.state == "setup"
 
     asyncio.run(main())
 
