@@ -4,7 +4,8 @@ Every position of every game's main line is a candidate, and so is every positio
 engine plays from a game's position (level 3, seeded by game and ply): real
 openings and middle games, carried on to the shots and endings that weaker play runs into. A candidate
 becomes an exercise when `engine.exercises.judge` finds a kind for it at the stated depth and at the depth
-below, and its check is quick (the test suite checks every exercise). Run from the repository:
+below, and its check is quick (at most MAX_NODES nodes: the suite checks every exercise). Run from the
+repository (the same files come out on any machine: depths and node counts, never times, decide):
     .venv/bin/python tests/data/make_exercises.py [VARIANT ...]
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,8 +46,9 @@ GAMES_WANTED = 40
 DEPTH = {8: 4, 10: 3}
 """Stated depth by board size (plies): shallow enough that checking the whole collection takes seconds."""
 TURKISH_DEPTH = 3
-CHECK_SECONDS = 0.2
-"""A candidate whose check takes longer is passed over (the suite checks every exercise)."""
+MAX_NODES = 4000
+"""A candidate whose check searches more nodes is passed over (the suite checks every exercise; counted in
+nodes, not seconds, so that the choice does not depend on the machine's load)."""
 LEVEL = 3
 
 
@@ -81,7 +82,7 @@ def _continue(board: Board, key: str, where: str, seed: int) -> Iterator[tuple[B
     for _ in range(120):
         if board.is_game_over():
             return
-        move = engine.choose_move(board, LEVEL, rng=rng, time_limit=0.2)
+        move = engine.choose_move(board, LEVEL, rng=rng, time_limit=600)   # the depth decides
         played.append(board.move_text(move))
         board.push(move)
         yield board.copy(), key, f"{where}, then the engine (level {LEVEL}): {' '.join(played)}"
@@ -109,9 +110,8 @@ def make(variant: str) -> list[Exercise]:
         wanted = [k for k in quick.kinds if per_kind[k] < QUOTA[k]]
         if not wanted:
             continue
-        start = time.perf_counter()
         verdict = judge(board, depth, engine)
-        if time.perf_counter() - start > CHECK_SECONDS or verdict.best != quick.best:
+        if engine.searcher.nodes > MAX_NODES or verdict.best != quick.best:
             continue
         kinds = [k for k in wanted if k in verdict.kinds]
         if not kinds:
