@@ -1,11 +1,11 @@
 """Make the exercise collections (engine/exercises/<variant>.json) from the real games in tests/data.
 
 Every position of every game's main line is a candidate, and so is every position of a continuation the
-engine plays from a game's position (level 3, seeded by game and ply): real
-openings and middle games, carried on to the shots and endings that weaker play runs into. A candidate
-becomes an exercise when `engine.exercises.judge` finds a kind for it at the stated depth and at the depth
-below, and its check is quick (at most MAX_NODES nodes: the suite checks every exercise). Run from the
-repository (the same files come out on any machine: depths and node counts, never times, decide):
+engine plays from a game's position past the opening (level 3, seeded by game and ply): real openings and
+middle games, carried on to the shots and endings that weaker play runs into; the games as played come
+first. A candidate becomes an exercise when `engine.exercises.judge` finds a kind for it at the stated depth
+and at the depth below, and its check is quick (at most MAX_NODES nodes: the suite checks every exercise).
+Run from the repository (the same files come out on any machine: depths and node counts, never times, decide):
     .venv/bin/python tests/data/make_exercises.py [VARIANT ...]
 """
 
@@ -50,10 +50,12 @@ MAX_NODES = 4000
 """A candidate whose check searches more nodes is passed over (the suite checks every exercise; counted in
 nodes, not seconds, so that the choice does not depend on the machine's load)."""
 LEVEL = 3
+CONTINUE_FROM = 12
+"""Continuations start past the opening (or at the end of a game that is only an opening)."""
 
 
-def candidates(variant: str) -> Iterator[tuple[Board, str, str]]:
-    """(position, game key, source text) for every main-line position and engine continuation."""
+def _games(variant: str) -> Iterator[tuple[str, str, list[Board]]]:
+    """(game key, source text, the positions of its main line) for every game of the variant's sources."""
     for name, default in SOURCES[variant]:
         games = read_games((DATA / name).read_text(encoding="utf-8", errors="replace"), validate=True,
                            variant=default)
@@ -61,17 +63,26 @@ def candidates(variant: str) -> Iterator[tuple[Board, str, str]]:
             if game.errors or variant_of(game, default).id != variant:
                 continue
             board = start_board(game, variant_of(game, default))
-            key = f"{name}#{game.number}"
-            where = f"tests/data/{name}, game {game.number} ({game.label()})"
-            plies = [node.move for node in game.moves]
-            for ply, move in enumerate(plies):
-                yield board.copy(), key, f"{where}, after ply {ply}"
-                if ply % 6 == 0:
-                    seed = zlib.crc32(f"{key}:{ply}".encode())
-                    yield from _continue(board, key, f"{where}, after ply {ply}", seed)
-                board.push(move)
-            seed = zlib.crc32(f"{key}:end".encode())
-            yield from _continue(board, key, f"{where}, after ply {len(plies)}", seed)
+            positions = [board.copy()]
+            for node in game.moves:
+                board.push(node.move)
+                positions.append(board.copy())
+            label = f" ({game.label()})" if game.label() else ""
+            yield f"{name}#{game.number}", f"tests/data/{name}, game {game.number}{label}", positions
+
+
+def candidates(variant: str) -> Iterator[tuple[Board, str, str]]:
+    """(position, game key, source text): first every position of every game as played, then the engine's
+    continuations from every sixth position past the opening (CONTINUE_FROM) and from each game's end."""
+    games = list(_games(variant))
+    for key, where, positions in games:
+        for ply, board in enumerate(positions):
+            yield board, key, f"{where}, after ply {ply}"
+    for key, where, positions in games:
+        last = len(positions) - 1
+        for ply in [*range(CONTINUE_FROM, last, 6), last]:
+            seed = zlib.crc32(f"{key}:{ply}".encode())
+            yield from _continue(positions[ply], key, f"{where}, after ply {ply}", seed)
 
 
 def _continue(board: Board, key: str, where: str, seed: int) -> Iterator[tuple[Board, str, str]]:
