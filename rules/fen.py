@@ -8,7 +8,7 @@ from rules.variants import Variant
 
 
 def _number(text: str) -> int | None:
-    """A square number or a clock of at most 4 ASCII digits ("²" and Arabic-Indic digits are not), or None."""
+    """A number of at most 4 ASCII digits (not "²" nor Arabic-Indic digits, which int() reads), or None."""
     return int(text) if 0 < len(text) <= 4 and text.isascii() and text.isdigit() else None
 
 
