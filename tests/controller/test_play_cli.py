@@ -72,9 +72,7 @@ def test_play_on_a_serial_board(tmp_path: Path) -> None:
         emu.set_occupancy(start)
 
         def black_plays_9_13() -> None:   # by hand, once the host has shown its first LED frame
-            deadline = time.monotonic() + 20
-            while emu.leds is None and time.monotonic() < deadline:
-                time.sleep(0.01)
+            emu.wait_for_leds(20)
             time.sleep(0.3)
             emu.lift(rc("9"))
             time.sleep(0.1)
@@ -128,10 +126,7 @@ def test_play_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         try:
             assert service.stdout is not None and service.stderr is not None
             _until(_lines_of(service.stdout), "The board stays live")  # input ended: it runs as a service
-            deadline = time.monotonic() + 20
-            while emu.leds is None and time.monotonic() < deadline:    # and the set-up hint reached the board
-                time.sleep(0.01)
-            assert emu.leds is not None
+            assert emu.wait_for_leds(20)  # and the set-up hint reached the board
             service.terminate()
             service.wait(timeout=20)
             err = service.stderr.read()
