@@ -45,11 +45,11 @@ def main() -> int:
     gpio = GPIOModel(matrix, ROWS, COLS)
     scanner = MatrixScanner(gpio, ROWS, COLS)
     scanner.setup()
-    debouncer = Debouncer(10, 10, n=3)
+    debouncer = Debouncer(10, 10, debounce=0.015)
     assert naive_scan(gpio, ROWS, COLS) == scanner.scan(), "peer and scanner disagree"
 
     def ours() -> None:
-        debouncer.feed(scanner.scan())
+        debouncer.feed(scanner.scan(), time.monotonic())
 
     def naive() -> None:
         naive_scan(gpio, ROWS, COLS)

@@ -93,7 +93,7 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
         return SimulatedDevice(profile.rows, profile.cols, **kw)
     if profile.backend == "gpio":
         s, le = profile.sensors, profile.leds
-        kw = dict(rate=s.scan_hz, debounce_scans=s.debounce_scans, diodes=s.diodes, idle_rows=s.idle_rows,
+        kw = dict(rate=s.scan_hz, debounce=s.debounce_ms / 1000, diodes=s.diodes, idle_rows=s.idle_rows,
                   polarity=s.polarity, chain=le.chain, brightness=le.brightness, spi_bus=le.spi_bus,
                   spi_device=le.spi_device, stuck_changes=s.stuck_changes)
         if not le.enabled:

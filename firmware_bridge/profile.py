@@ -31,7 +31,8 @@ class SensorSettings:
 
     squares: str = "all"
     polarity: str = "closed-occupied"
-    debounce_scans: int = 3
+    debounce_ms: float = 15.0
+    """How long a square's new reading must hold, measured on the clock (not in scans)."""
     scan_hz: float = 200.0
     diodes: bool = True
     idle_rows: str = "input"
@@ -215,11 +216,12 @@ def parse_profile(data: dict[str, Any], *, source: str = "<profile>", default_na
     orient.finish()
 
     s = top.table_of("sensors")
+    scan_hz = s.number("scan_hz", float, 200.0, 1.0, 5000.0)
     sensors = SensorSettings(
         squares=s.choice("squares", SENSOR_SETS, "all"),
         polarity=s.choice("polarity", POLARITIES, "closed-occupied"),
-        debounce_scans=s.number("debounce_scans", int, 3, 1, 50),
-        scan_hz=s.number("scan_hz", float, 200.0, 1.0, 5000.0),
+        debounce_ms=_debounce_ms(s, scan_hz),
+        scan_hz=scan_hz,
         diodes=s.get("diodes", bool, True),
         idle_rows=s.choice("idle_rows", IDLE_MODES, "input"),
         stuck_changes=s.number("stuck_changes", int, 400, 1, 1_000_000),
@@ -264,6 +266,17 @@ def parse_profile(data: dict[str, Any], *, source: str = "<profile>", default_na
     if backend == "gpio":
         _check_pins(source, rows, cols, gpio, leds)
     return Profile(name, rows, cols, backend, white_side, sensors, gpio, leds, serial, simulated, source)
+
+
+def _debounce_ms(table: _Reader, scan_hz: float) -> float:
+    """``sensors.debounce_ms``, or the older ``sensors.debounce_scans`` turned into the time it meant at
+    ``scan_hz`` (a count of scans is no measure of time when the scans come late)."""
+    if "debounce_scans" in table.table:
+        if "debounce_ms" in table.table:
+            raise ProfileError(f"{table.source}: keys sensors.debounce_ms and sensors.debounce_scans both set; "
+                               f"keep debounce_ms")
+        return round(table.number("debounce_scans", int, 3, 1, 50) * 1000 / scan_hz, 3)
+    return table.number("debounce_ms", float, 15.0, 0.0, 1000.0)
 
 
 def _check_pins(source: str, rows: int, cols: int, gpio: GpioSettings, leds: LedSettings) -> None:

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from firmware_bridge.clock import ManualClock, MonotonicClock
 from firmware_bridge.gpio_backend import GpioDevice
 from firmware_bridge.gpio_model import GPIOModel, GPIOModelError, SwitchMatrix
 from firmware_bridge.scanner import MatrixScanner, ambiguous, naive_scan
@@ -17,21 +18,28 @@ ROWS8 = [5, 6, 12, 13, 16, 19, 20, 21]
 COLS8 = [4, 17, 18, 22, 23, 24, 25, 27]
 
 
-def rig(diodes: bool = True, bounce: int = 0, n: int = 3,
-        **kw: object) -> tuple[GpioDevice, SwitchMatrix, SpiModel]:
+SCAN = 0.005      # seconds between two scans of these tests (200 scans/s); debounce 10 ms = 3 scans
+
+
+def rig(diodes: bool = True, bounce: int = 0, **kw: object) -> tuple[GpioDevice, SwitchMatrix, SpiModel]:
+    """A board on the electrical model with a manual clock (``board.clock``) that ``scans`` moves on."""
     matrix = SwitchMatrix(8, 8, diodes=diodes, bounce_samples=bounce)
     gpio = GPIOModel(matrix, ROWS8, COLS8)
     spi = SpiModel(64)
     spi.open(0, 0)
-    board = GpioDevice(8, 8, ROWS8, COLS8, gpio=gpio, spi=spi, debounce_scans=n, diodes=diodes, **kw)  # type: ignore[arg-type]
+    kw.setdefault("clock", ManualClock(0.0))
+    kw.setdefault("debounce", 0.010)
+    board = GpioDevice(8, 8, ROWS8, COLS8, gpio=gpio, spi=spi, diodes=diodes, **kw)  # type: ignore[arg-type]
     board.open()
     return board, matrix, spi
 
 
 def scans(board: GpioDevice, count: int) -> list[CellChange]:
+    """``count`` scans, SCAN seconds apart on the board's manual clock."""
     out: list[CellChange] = []
     for _ in range(count):
         out += board.scan_once()
+        board.clock.advance(SCAN)  # type: ignore[attr-defined]
     return out
 
 
@@ -68,8 +76,8 @@ def test_missing_pull_up_reads_noise() -> None:
     assert values == {0, 1} and gpio.floating_reads == 50
 
 
-def test_place_and_lift_after_n_equal_scans() -> None:
-    board, matrix, _ = rig(n=3)
+def test_place_and_lift_once_the_reading_held_for_the_debounce_time() -> None:
+    board, matrix, _ = rig()
     seen: list[CellChange] = []
     board.on_change(seen.append)
     matrix.place((2, 5))
@@ -81,7 +89,7 @@ def test_place_and_lift_after_n_equal_scans() -> None:
 
 
 def test_contact_bounce_is_filtered_and_counted() -> None:
-    board, matrix, _ = rig(bounce=5, n=3)
+    board, matrix, _ = rig(bounce=5)
     matrix.place((0, 0))
     changes = scans(board, 12)
     assert [(c.square, c.occupied) for c in changes] == [((0, 0), True)]
@@ -169,7 +177,7 @@ def test_leds_serpentine_and_blinking() -> None:
 
 
 def test_scan_thread_runs_on_its_own() -> None:
-    board, matrix, _ = rig(rate=500)
+    board, matrix, _ = rig(rate=500, clock=MonotonicClock())
     got: list[CellChange] = []
     board.on_change(got.append)
     with board:
@@ -188,3 +196,27 @@ def test_naive_peer_agrees_with_the_scanner() -> None:
     scanner.setup()
     matrix.set_occupancy({(0, 0), (3, 5), (7, 7), (7, 0)})
     assert naive_scan(gpio, ROWS8, COLS8) == scanner.scan()
+
+
+def test_a_catch_up_burst_of_scans_does_not_let_a_glitch_through() -> None:
+    """Issue 24, failure 6: a busy thread stalls the scan thread, which then scans several times at once; the
+    debounce must count time on the clock, not scans, so a 10 ms glitch never passes and a 20 ms lift does."""
+    clock = ManualClock(0.0)
+    board, matrix, _ = rig(clock=clock, debounce=0.015)
+    matrix.place((3, 3))
+    for _ in range(4):
+        clock.advance(0.005)
+        board.scan_once()
+    assert board.snapshot().squares == {(3, 3)}
+    matrix.lift((3, 3))                 # a 10 ms glitch, seen only by a burst of scans after a stall
+    clock.advance(0.004)
+    burst = [c for _ in range(4) for c in board.scan_once()]
+    matrix.place((3, 3))
+    clock.advance(0.006)
+    burst += board.scan_once()
+    assert burst == [] and board.snapshot().squares == {(3, 3)}
+    matrix.lift((3, 3))                 # a real 20 ms lift, seen by scans 8 ms apart
+    for _ in range(3):
+        clock.advance(0.008)
+        board.scan_once()
+    assert board.snapshot().squares == frozenset()
