@@ -905,12 +905,13 @@ class Controller:
         self.say(f"{color} claims the draw ({draw.reason}).")
         self._finish(outcome.result, outcome.reason)
 
-    def board_link(self, connected: bool) -> None:
-        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back)."""
+    def board_link(self, connected: bool, message: str | None = None) -> None:
+        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back);
+        ``message`` says why it dropped when that is known (a board that stopped answering)."""
         if not connected:
             self.board_lost = True
-            self.say("The board is disconnected (cable or power?): waiting for it. Moves made meanwhile "
-                     "are read when it is back.", "warning")
+            self.say(message or "The board is disconnected (cable or power?): waiting for it. Moves made "
+                                "meanwhile are read when it is back.", "warning")
         elif self.board_lost:
             self.board_lost = False
             self.say("The board is connected again.")

@@ -38,7 +38,7 @@ from typing import Any
 from firmware_bridge.clock import Clock, MonotonicClock
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
-from firmware_bridge.types import LedFrame, Occupancy
+from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
 from rules import Board, Move, get_variant
 
 from . import commands as cmd
@@ -46,6 +46,7 @@ from . import events as ev
 from .config import Config
 from .datadir import Notice, prepare
 from .durable import SaveError
+from .health import BoardHealth
 from .journal import Journal
 from .machine import Controller
 from .opponents import (
@@ -134,6 +135,7 @@ class Session:
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
+        self.health = BoardHealth(self.controller, say=self.controller.say)
 
     def _show_leds(self, frame: LedFrame) -> None:
         """The controller's frame to the board at the configured brightness (the web page shows it whole). A
@@ -165,6 +167,7 @@ class Session:
             ctl.new_game(at_start=True)
         self.sensors.on_snapshot(self._post)
         self.sensors.on_link(self._post_link)
+        self.sensors.on_status(self._post)                      # health: the link's state
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
@@ -220,10 +223,14 @@ class Session:
         return sent.outcome
 
     def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
-        computer's moves play themselves (None on a real board, where they never do)."""
+        """The full JSON-ready state (the StateChanged payload), with the person's rating, whether the
+        computer's moves play themselves (None on a real board, where they never do) and the board's health (a
+        board that does not answer is not connected, whatever the controller last heard)."""
         auto = self.auto_computer if self.simulated is not None else None
-        return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto}
+        state = (self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto}
+                 | self.health.state())
+        state["board_connected"] = state["board_connected"] and self.health.link_ok
+        return state
 
     @property
     def ratings_path(self) -> Path | None:
@@ -255,7 +262,7 @@ class Session:
     def _post_link(self, connected: bool) -> None:
         self._post(_Link(connected))
 
-    def _post(self, item: Occupancy | _Link) -> None:
+    def _post(self, item: Occupancy | _Link | LinkStatus) -> None:
         """Queue an input from the board (called on the backend's thread, or on the loop's)."""
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
@@ -326,9 +333,11 @@ class Session:
         elif isinstance(item, Occupancy):
             ctl.snapshot(item.squares)
         elif isinstance(item, _Link):
-            ctl.board_link(item.connected)
+            ctl.board_link(item.connected, self.health.drop_message(item.connected))
         elif isinstance(item, _Consulted):
             item.then(item.result)
+        elif isinstance(item, LinkStatus):
+            self.health.link_status(item)
         elif isinstance(item, _EngineAnswer):
             if item.note is not None and item.token == ctl.engine_token:
                 ctl.say(item.note, "warning")

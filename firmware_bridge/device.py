@@ -18,7 +18,7 @@ from .orientation import Orientation
 from .profile import Profile, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
-from .types import Cell, CellChange, LedFrame, Occupancy
+from .types import Cell, CellChange, LedFrame, LinkStatus, Occupancy
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,9 @@ class MappedDevice(TrackedSensorSource, LedOutput):
 
     def on_link(self, listener: Callable[[bool], None]) -> None:
         self.inner.on_link(listener)
+
+    def on_status(self, listener: Callable[[LinkStatus], None]) -> None:
+        self.inner.on_status(listener)
 
     def start(self) -> None:
         self.inner.start()

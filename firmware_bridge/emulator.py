@@ -43,7 +43,8 @@ class BoardEmulator:
     """Emulated MCU with a rows x cols matrix, on a pty (``link`` = stable symlink path) or a given fd.
 
     Fault injection: ``unplug``/``replug``, ``send_garbage``, ``corrupt_next``, ``truncate_next``, ``reset``,
-    ``flood``, ``mute``. ``log`` holds every debounced change; ``leds`` the last accepted LED frame.
+    ``flood``, ``mute``, ``stop_reading`` (the host's writes then block once the pty's buffer is full).
+    ``log`` holds every debounced change; ``leds`` the last accepted LED frame.
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, *, link: str | None = None, fd: int | None = None,
@@ -70,6 +71,8 @@ class BoardEmulator:
         self._corrupt: Counter[type] = Counter()     # message class -> frames of it still to corrupt
         self._truncate: Counter[type] = Counter()
         self._muted_until = 0.0
+        self._reading = threading.Event()
+        self._reading.set()
         self.sent_frames = 0
         self.dropped_writes = 0
         self._running = False
@@ -229,6 +232,18 @@ class BoardEmulator:
         """Stop sending anything for ``seconds`` (a hung MCU); the host should call it silent."""
         self._muted_until = time.monotonic() + seconds
 
+    def stop_reading(self) -> None:
+        """Stop taking bytes from the link (a hung USB stack): the pty fills and the host's writes block.
+        Changes are still sent; ``resume_reading`` takes the backlog."""
+        self._reading.clear()
+
+    def resume_reading(self) -> None:
+        self._reading.set()
+
+    @property
+    def reading_stopped(self) -> bool:
+        return not self._reading.is_set()
+
     # --- wire ---------------------------------------------------------------------------------------
     def _hello_reply(self) -> p.HelloReply:
         return p.HelloReply(self.fw[0], self.fw[1], self.rows, self.cols, self.boot_id, self.scan_hz)
@@ -272,7 +287,7 @@ class BoardEmulator:
     def _run(self) -> None:
         while self._running:
             master = self._master
-            if master is None:
+            if master is None or not self._reading.wait(0.02):
                 time.sleep(0.01)
                 continue
             try:

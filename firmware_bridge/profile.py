@@ -273,8 +273,8 @@ def _debounce_ms(table: _Reader, scan_hz: float) -> float:
     ``scan_hz`` (a count of scans is no measure of time when the scans come late)."""
     if "debounce_scans" in table.table:
         if "debounce_ms" in table.table:
-            raise ProfileError(f"{table.source}: keys sensors.debounce_ms and sensors.debounce_scans both set; "
-                               f"keep debounce_ms")
+            raise ProfileError(f"{table.source}: keys sensors.debounce_ms and sensors.debounce_scans both "
+                               f"set; keep debounce_ms")
         return round(table.number("debounce_scans", int, 3, 1, 50) * 1000 / scan_hz, 3)
     return table.number("debounce_ms", float, 15.0, 0.0, 1000.0)
 

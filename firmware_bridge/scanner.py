@@ -1,5 +1,6 @@
 """Matrix scanning logic for the GPIO backend: drive one row low at a time, read the pulled-up columns;
-then debounce (a state must hold for the debounce time), spot ghost readings (diodes absent) and stuck or chattering switches."""
+then debounce (a state must hold for the debounce time), spot ghost readings (diodes absent) and stuck or
+chattering switches."""
 
 from __future__ import annotations
 
@@ -174,8 +175,8 @@ class Debouncer:
         self.diag = Diagnostics()
 
     def __repr__(self) -> str:
-        return (f"Debouncer({self.rows}x{self.cols}, debounce={self.debounce * 1000:g} ms, diodes={self.diodes}, "
-                f"scans={self.diag.scans})")
+        return (f"Debouncer({self.rows}x{self.cols}, debounce={self.debounce * 1000:g} ms, "
+                f"diodes={self.diodes}, scans={self.diag.scans})")
 
     def feed(self, masks: Sequence[int], now: float) -> list[tuple[Cell, bool]]:
         """One scan's raw masks (bit set = closed) at time ``now`` -> the squares whose debounced state
@@ -214,10 +215,10 @@ class Debouncer:
         self._chattering.discard(sq)
 
     def _check_chatter(self, sq: Cell, now: float) -> None:
-        """A square disturbed again and again, never quiet for ``chatter_time``, is counted once per episode."""
+        """A square disturbed again and again, never quiet for ``chatter_time``, counts once per episode."""
         start, last = self._unsettled.get(sq, (now, now))
         if now - last > self.chatter_time:
-            start = now                            # quiet long enough since the last disturbance: a new episode
+            start = now                        # quiet long enough since the last disturbance: a new episode
             self._chattering.discard(sq)
         self._unsettled[sq] = (start, now)
         if now - start >= self.chatter_time and sq not in self._chattering:

@@ -4,14 +4,16 @@ was out is read when it is back, and nothing is lost (the emulated MCU on a pseu
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 from rig import Rig, until
 
+from controller import commands as cmd
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.emulator import BoardEmulator
-from firmware_bridge.serial_backend import SerialDevice
+from firmware_bridge.serial_backend import SerialDevice, led_message
 
 
 def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path: Path) -> None:
@@ -42,6 +44,49 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
                     assert state["board_connected"] is True and ctl.state == "person.idle"
                     assert any(m["text"] == "The board is connected again." for m in state["messages"])
             finally:
+                board.close()
+
+    asyncio.run(main())
+
+
+def test_a_board_that_stops_taking_data_never_freezes_the_game(tmp_path: Path) -> None:
+    """Issue 24, failure 1: the MCU stops reading, the pty fills and LED writes block. The game must go on
+    (the loop handles commands, the person is told the board is not responding) and, once the board takes
+    data again, reconnect and resend the LEDs; the moves made meanwhile are recorded."""
+    english = Rig("english")
+    config = Config(variant="english", human_color="both", opponent="person", settle_ms=50)
+
+    async def main() -> None:
+        with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=3) as emu:
+            emu.set_occupancy(english.ctl.exp.base)
+            board = SerialDevice(emu.port, rows=8, cols=8, heartbeat=0.1, silence=0.4, retry=0.05)
+            safety = threading.Timer(15.0, emu.resume_reading)   # the old code blocks until the board reads
+            try:
+                async with Session(config, board, board, tmp_path) as session:
+                    ctl = session.controller
+                    await until("the start position", lambda: ctl.state == "player_to_move")
+                    emu.stop_reading()
+                    safety.start()
+                    man = english.sq("9")
+                    for _ in range(60):   # every lift and put-back lights a new LED frame: the pty fills
+                        emu.lift(man)
+                        emu.place(man)
+                    emu.lift(man)
+                    emu.place(english.sq("13"))    # a real move, made while the board takes no data
+                    await until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
+                    await session.send(cmd.Hint())  # the loop is free: commands are handled
+                    await session.idle()
+                    await until("the person to be told", lambda: any(
+                        "not responding" in m["text"] for m in session.state()["messages"]))
+                    assert emu.reading_stopped, "told only after the board took data again"
+                    assert session.state()["board_connected"] is False
+                    emu.resume_reading()
+                    await until("the board to answer again", lambda: session.state()["board_connected"])
+                    await until("the LEDs to be resent", lambda: emu.leds == led_message(
+                        ctl.frame.dimmed(config.brightness), board.brightness), timeout=10.0)
+                    assert [r.text for r in ctl.records] == ["9-13"]
+            finally:
+                safety.cancel()
                 board.close()
 
     asyncio.run(main())

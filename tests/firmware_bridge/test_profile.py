@@ -55,7 +55,8 @@ def write(tmp_path: Path, text: str) -> Path:
     ("rows = 8\ncols = 10\n[orientation]\nwhite_side = 'west'", r"needs a square board"),
     ("rows = 8\ncols = 8\n[serial]\nheartbeat = 2.0", r"serial.silence \(1.5\) must exceed"),
     ("rows = [8", r"not valid TOML"),
-    ("rows = 8\ncols = 8\n[sensors]\ndebounce_ms = 10\ndebounce_scans = 2", r"debounce_ms and sensors.debounce_scans"),
+    ("rows = 8\ncols = 8\n[sensors]\ndebounce_ms = 10\ndebounce_scans = 2",
+     r"debounce_ms and sensors.debounce_scans"),
 ])
 def test_bad_profiles_name_file_and_key(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ProfileError, match=message):
@@ -64,7 +65,8 @@ def test_bad_profiles_name_file_and_key(tmp_path: Path, text: str, message: str)
 
 def test_debounce_is_a_time_and_an_old_count_of_scans_is_read_as_the_time_it_meant() -> None:
     assert load_profile("8x8-gpio").sensors.debounce_ms == 15.0
-    old = parse_profile({"rows": 2, "cols": 2, "backend": "gpio", "gpio": {"row_pins": [4, 5], "col_pins": [6, 12]},
+    old = parse_profile({"rows": 2, "cols": 2, "backend": "gpio",
+                         "gpio": {"row_pins": [4, 5], "col_pins": [6, 12]},
                          "sensors": {"debounce_scans": 4, "scan_hz": 400}})
     assert old.sensors.debounce_ms == 10.0
     gpio = GPIOModel(SwitchMatrix(2, 2), [4, 5], [6, 12])

@@ -18,7 +18,7 @@ import pytest
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.protocol import Ack, HelloReply
 from firmware_bridge.serial_backend import SerialDevice, led_message
-from firmware_bridge.types import BLUE, GREEN, Cell, CellChange, LedFrame, Light, Pattern
+from firmware_bridge.types import BLUE, GREEN, Cell, CellChange, LedFrame, Light, LinkStatus, Pattern
 
 TIMEOUT = 5.0
 
@@ -200,12 +200,13 @@ def test_silent_device_is_reconnected(rig: Rig) -> None:
 
 
 def test_led_frame_is_resent_until_acked(rig: Rig) -> None:
+    wait_for(lambda: rig.emu.leds is not None and rig.host._led_seq is None, "the first frame acknowledged")
     rig.emu.corrupt_next(kind=Ack)  # pretend the MCU's ACK is damaged
     frame = LedFrame.of(8, 8, {(3, 4): Light(GREEN, Pattern.FAST_BLINK)})
     rig.host.show(frame)
-    wait_for(lambda: rig.host._led_seq is None, "LED frame acknowledged")
-    assert rig.emu.leds == led_message(frame, rig.host.brightness)
-    assert rig.host.frame == frame
+    wait_for(lambda: rig.emu.leds == led_message(frame, rig.host.brightness) and rig.host._led_seq is None,
+             "LED frame shown and acknowledged")
+    assert rig.host.stats.led_resends >= 1 and rig.host.frame == frame
 
 
 def test_emulator_answers_bad_frames_with_error(tmp_path: Path) -> None:
@@ -236,3 +237,35 @@ def test_emulator_answers_bad_frames_with_error(tmp_path: Path) -> None:
             assert emu.leds is None
         finally:
             port.close()
+
+
+def test_a_write_that_does_not_complete_is_a_link_fault_and_the_newest_frame_is_sent(tmp_path: Path) -> None:
+    """The MCU stops reading: ``show()`` only keeps the newest frame (it never waits on the port), the write
+    that cannot complete times out, the link is "not responding" and reconnects; the newest frame is shown."""
+    emu = BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5).start()
+    host = SerialDevice(emu.port, heartbeat=0.05, silence=60.0, answer=60.0, retry=0.02, write_timeout=0.2)
+    seen: list[LinkStatus] = []
+    host.on_status(seen.append)
+    try:
+        host.start()
+        assert host.wait_synced(TIMEOUT)
+        emu.stop_reading()
+        frames = [LedFrame.of(8, 8, {(n, n): Light(GREEN, Pattern.ON)}) for n in range(8)]
+        shown = 0
+        while host.stats.write_timeouts == 0:   # until the pty is full and a write cannot complete
+            host.show(frames[shown % 8])
+            shown += 1
+            wait_for(lambda: not host._led_dirty or host.stats.write_timeouts > 0, "the writer to take it")
+            assert shown < 10_000, "the writes never blocked"
+        wait_for(lambda: host.status.state == "not responding", "the link fault")
+        assert "did not complete in 0.2 s" in host.status.reason and not host.connected
+        newest = LedFrame.of(8, 8, {(7, 0): Light(BLUE, Pattern.SLOW_BLINK)})
+        host.show(newest)                        # returns at once although nothing can be written
+        emu.resume_reading()
+        wait_for(lambda: host.connected and emu.leds == led_message(newest, host.brightness),
+                 "the newest frame on the board after reconnecting")
+        states = [s.state for s in seen]
+        assert states[0] == "connecting" and states[-1] == "connected" and "not responding" in states
+    finally:
+        host.close()
+        emu.close()
