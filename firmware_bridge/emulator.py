@@ -14,6 +14,7 @@ import os
 import random
 import select
 import sys
+import termios
 import threading
 import time
 import tty
@@ -43,13 +44,19 @@ class BoardEmulator:
     """Emulated MCU with a rows x cols matrix, on a pty (``link`` = stable symlink path) or a given fd.
 
     Fault injection: ``unplug``/``replug``, ``send_garbage``, ``corrupt_next``, ``truncate_next``, ``reset``,
-    ``flood``, ``mute``, ``stop_reading`` (the host's writes then block once the pty's buffer is full).
+    ``flood``, ``mute``, ``stop_reading`` (the host's writes then block once the pty's buffer is full). The
+    pty starts at ``baud``; a host that opens it at another speed hears garbage and is not understood, as
+    with a real UART.
     ``log`` holds every debounced change; ``leds`` the last accepted LED frame.
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, *, link: str | None = None, fd: int | None = None,
-                 seed: int = 0, scan_hz: int = 500, fw: tuple[int, int] = (1, 0)) -> None:
+                 seed: int = 0, scan_hz: int = 500, fw: tuple[int, int] = (1, 0), baud: int = 115200) -> None:
         self.rows, self.cols = rows, cols
+        self.baud = baud
+        self._speed = getattr(termios, f"B{baud}", None)
+        if self._speed is None:
+            raise ValueError(f"{baud} is not a standard baud rate")
         self.link = link
         self.scan_hz = scan_hz
         self.fw = fw
@@ -117,6 +124,9 @@ class BoardEmulator:
             else:
                 master, slave = os.openpty()
                 tty.setraw(slave)              # no echo, no line discipline: bytes pass unchanged
+                attrs = termios.tcgetattr(slave)
+                attrs[4] = attrs[5] = self._speed    # the MCU's speed, until a host sets its own
+                termios.tcsetattr(slave, termios.TCSANOW, attrs)
                 os.set_blocking(master, False)
                 self._master, self._slave = master, slave
                 self.slave_name = os.ttyname(slave)
@@ -264,10 +274,28 @@ class BoardEmulator:
             self.sent_frames += 1
             self._write(wire + b"\x00")
 
+    def line_matches(self) -> bool:
+        """Whether the host set the pty to the MCU's speed (always, on a given fd)."""
+        slave = self._slave
+        if slave is None:
+            return True
+        try:
+            return termios.tcgetattr(slave)[5] == self._speed
+        except termios.error:
+            return True
+
+    def _garbled(self, data: bytes) -> bytes:
+        """What the other end of a UART at the wrong speed makes of ``data``: as many bytes of noise, with
+        the 0x00 bytes that long low stretches read as (framing errors), so the noise splits into frames."""
+        rng = self._rng
+        return bytes(0 if rng.random() < 0.15 else rng.randrange(1, 256) for _ in data)
+
     def _write(self, data: bytes) -> None:
         with self._lock:
             if self._master is None:
                 return
+            if not self.line_matches():
+                data = self._garbled(data)
             view = memoryview(data)
             deadline = time.monotonic() + 0.5
             while view:
@@ -295,6 +323,8 @@ class BoardEmulator:
                 if not ready:
                     continue
                 data = os.read(master, 4096)
+                if not self.line_matches():
+                    data = self._garbled(data)
             except (OSError, ValueError):
                 time.sleep(0.01)                       # closed under us (unplug) or no host yet
                 continue

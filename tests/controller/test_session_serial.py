@@ -90,3 +90,28 @@ def test_a_board_that_stops_taking_data_never_freezes_the_game(tmp_path: Path) -
                 board.close()
 
     asyncio.run(main())
+
+
+def test_a_board_at_the_wrong_speed_is_shown_not_responding_once(tmp_path: Path) -> None:
+    """Issue 24, failure 5: the page must not show a board that never answers as connected; the person is
+    told once what to check, however many times the link is tried again."""
+    config = Config(variant="english", human_color="both", opponent="person")
+
+    async def main() -> None:
+        with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=4) as emu:
+            board = SerialDevice(emu.port, baud=9600, heartbeat=0.05, silence=0.3, answer=0.4, retry=0.02)
+            try:
+                async with Session(config, board, board, tmp_path) as session:
+                    await until("three attempts", lambda: board.stats.not_responding >= 3)
+                    await session.idle()
+                    state = session.state()
+                    assert state["board_connected"] is False
+                    assert state["board_link"]["state"] == "not responding"
+                    told = [m["text"] for m in state["messages"] if "not responding" in m["text"]]
+                    assert len(told) == 1 and "serial.baud" in told[0]
+                    assert "wrong speed or firmware?" in told[0]
+                    assert session.controller.state == "waiting_start" and session.controller.records == []
+            finally:
+                board.close()
+
+    asyncio.run(main())

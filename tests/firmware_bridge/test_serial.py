@@ -7,6 +7,7 @@ gap cannot be seen by anyone; the tests keep gaps to one change per square, and 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import defaultdict
@@ -269,3 +270,30 @@ def test_a_write_that_does_not_complete_is_a_link_fault_and_the_newest_frame_is_
     finally:
         host.close()
         emu.close()
+
+
+def test_a_board_at_another_speed_is_not_responding_and_never_connected(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 24, failure 5: at 9600 baud against a 115200 board every byte is garbage. The link must say
+    "not responding (wrong speed or firmware?)", never "connected", and read nothing."""
+    emu = BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=9)
+    emu._occupied = {(0, 0), (7, 7)}
+    host = SerialDevice(emu.port, baud=9600, heartbeat=0.05, silence=0.4, answer=0.5, retry=0.02)
+    seen: list[LinkStatus] = []
+    host.on_status(seen.append)
+    with caplog.at_level(logging.DEBUG, logger="firmware_bridge.serial_backend"), emu:
+        host.start()
+        try:
+            wait_for(lambda: host.stats.connects >= 2, "a first attempt")
+            emu.flood(40)                  # pieces moving: CHANGE frames the host hears as garbage
+            wait_for(lambda: host.stats.not_responding >= 3, "three attempts to be called not responding")
+            assert host.status.state == "not responding" and "wrong speed or firmware?" in host.status.reason
+            assert not host.connected and host.snapshot().squares == frozenset()
+            assert sum(host.stats.bad_frames.values()) > 0 and host.stats.frames_in == 0
+        finally:
+            host.close()
+    assert "connected" not in [s.state for s in seen]
+    assert not [r for r in caplog.records if r.getMessage().endswith("connected")]
+    warned = [r for r in caplog.records
+              if r.levelno == logging.WARNING and "not responding" in r.getMessage()]
+    assert len(warned) == 1, "said once, not at every attempt"
