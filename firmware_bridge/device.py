@@ -15,6 +15,7 @@ from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .gpio_backend import GpioDevice
 from .interfaces import BoardDevice, LedOutput
 from .orientation import Orientation
+from .ports import list_serial_ports
 from .profile import Profile, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
@@ -105,7 +106,7 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
         return GpioDevice(profile.rows, profile.cols, profile.gpio.row_pins, profile.gpio.col_pins, **kw)
     se = profile.serial
     kw = dict(baud=se.baud, brightness=profile.leds.brightness, heartbeat=se.heartbeat, silence=se.silence,
-              retry=se.retry)
+              retry=se.retry, finder=list_serial_ports)
     kw.update(overrides)
     return SerialDevice(port or se.port, rows=profile.rows, cols=profile.cols, **kw)
 

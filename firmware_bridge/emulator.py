@@ -189,8 +189,11 @@ class BoardEmulator:
         """Pull the cable: the pty and its symlink vanish (the host's reads fail). State is kept."""
         self._disconnect()
 
-    def replug(self, *, reset: bool = False) -> None:
-        """Plug back in on a new pty behind the same symlink; with ``reset`` the MCU also reboots."""
+    def replug(self, *, reset: bool = False, link: str | None = None) -> None:
+        """Plug back in on a new pty behind the same symlink (or ``link``: the board comes back under another
+        name, as ttyACM0 -> ttyACM1); with ``reset`` the MCU also reboots."""
+        if link is not None:
+            self.link = link
         self._connect()
         if reset:
             self.reset()

@@ -463,10 +463,10 @@ class SerialDevice(TrackedSensorSource, LedOutput):
             if change.event_seq > self._last_seq:
                 self._on_change(change, now)
         if not self._synced.is_set():
-            self._synced.set()
             self._learn_identity()
             log.info("serial %s: connected (boot 0x%04X)", self.port, self.boot_id or 0)
             self._set_status("connected", "")
+            self._synced.set()
             self._tell_link(True)
 
     def _learn_identity(self) -> None:

@@ -13,6 +13,7 @@ from controller import commands as cmd
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.ports import PortInfo
 from firmware_bridge.serial_backend import SerialDevice, led_message
 
 
@@ -111,6 +112,40 @@ def test_a_board_at_the_wrong_speed_is_shown_not_responding_once(tmp_path: Path)
                     assert len(told) == 1 and "serial.baud" in told[0]
                     assert "wrong speed or firmware?" in told[0]
                     assert session.controller.state == "waiting_start" and session.controller.records == []
+            finally:
+                board.close()
+
+    asyncio.run(main())
+
+
+def test_a_board_back_under_another_name_plays_on(tmp_path: Path) -> None:
+    """Issue 24, failure 4: ttyACM0 comes back as ttyACM1 mid-game; the person hears where it is now and
+    the move made meanwhile is recorded (the port list with USB ids is what the test presents)."""
+    english = Rig("english")
+    config = Config(variant="english", human_color="both", opponent="person", settle_ms=50)
+    acm0, acm1 = str(tmp_path / "ttyACM0"), str(tmp_path / "ttyACM1")
+
+    def finder() -> list[PortInfo]:
+        return [PortInfo(path, 0x2341, 0x0042, "A1") for path in (acm0, acm1) if Path(path).exists()]
+
+    async def main() -> None:
+        with BoardEmulator(8, 8, link=acm0, seed=6) as emu:
+            emu.set_occupancy(english.ctl.exp.base)
+            board = SerialDevice(acm0, heartbeat=0.05, silence=0.4, retry=0.02, search=0.05, finder=finder)
+            try:
+                async with Session(config, board, board, tmp_path) as session:
+                    ctl = session.controller
+                    await until("the start position", lambda: ctl.state == "player_to_move")
+                    emu.unplug()
+                    await until("the drop to be told", lambda: ctl.board_lost)
+                    emu.lift(english.sq("9"))
+                    emu.place(english.sq("13"))
+                    emu.replug(link=acm1)
+                    await until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
+                    await session.idle()
+                    texts = [m["text"] for m in session.state()["messages"]]
+                    assert f"The board is now on {acm1} (it was {acm0})." in texts
+                    assert session.state()["board_connected"] is True
             finally:
                 board.close()
 

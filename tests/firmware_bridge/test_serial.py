@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.ports import PortInfo
 from firmware_bridge.protocol import Ack, HelloReply
 from firmware_bridge.serial_backend import SerialDevice, led_message
 from firmware_bridge.types import BLUE, GREEN, Cell, CellChange, LedFrame, Light, LinkStatus, Pattern
@@ -297,3 +298,37 @@ def test_a_board_at_another_speed_is_not_responding_and_never_connected(
     warned = [r for r in caplog.records
               if r.levelno == logging.WARNING and "not responding" in r.getMessage()]
     assert len(warned) == 1, "said once, not at every attempt"
+
+
+def test_a_board_back_under_another_name_is_found_by_its_usb_id_and_hello(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 24, failure 4: the board comes back as ttyACM1. The finder lists the ports with their USB ids;
+    the host probes the ones with its board's id, keeps the one whose firmware answers HELLO with its size
+    (not a same-make 10x10 board), and reads the move made meanwhile. Failed opens are said at info level."""
+    acm0, acm1, acm2 = (str(tmp_path / name) for name in ("ttyACM0", "ttyACM1", "ttyACM2"))
+    mega = {"vid": 0x2341, "pid": 0x0042}
+    listed = {acm0: PortInfo(acm0, serial_number="95530343", **mega), acm2: PortInfo(acm2, **mega)}
+
+    def finder() -> list[PortInfo]:
+        return [info for path, info in listed.items() if Path(path).exists()]
+
+    with BoardEmulator(8, 8, link=acm0, seed=11) as emu, BoardEmulator(10, 10, link=acm2, seed=12), \
+            caplog.at_level(logging.INFO, logger="firmware_bridge.serial_backend"):
+        host = SerialDevice(acm0, heartbeat=0.05, silence=0.4, retry=0.02, search=0.05, answer=0.5,
+                            finder=finder)
+        try:
+            host.start()
+            assert host.wait_synced(TIMEOUT) and host.usb == listed[acm0]
+            emu.unplug()
+            wait_for(lambda: not host.connected, "the unplug")
+            emu.place((3, 3))                    # a move made while the board is away
+            listed[acm1] = PortInfo(acm1, serial_number="95530343", **mega)
+            emu.replug(link=acm1)
+            wait_for(lambda: host.connected and host.port == acm1, "the board found again on ttyACM1")
+            wait_for(lambda: host.snapshot().squares == emu.occupied, "the move made meanwhile")
+            assert host.stats.renames == 1 and host.status.port == acm1
+        finally:
+            host.close()
+    told = [r for r in caplog.records if "cannot open" in r.getMessage() and acm0 in r.getMessage()]
+    assert told and told[0].levelno == logging.INFO and len(told) == 1, "said once, at info level"
+    assert any("answers on" in r.getMessage() and acm1 in r.getMessage() for r in caplog.records)
