@@ -227,9 +227,11 @@ def parse_profile(data: dict[str, Any], *, source: str = "<profile>", default_na
         stuck_changes=s.number("stuck_changes", int, 400, 1, 1_000_000),
     )
     s.finish()
-    if not sensors.diodes and sensors.idle_rows == "high":
-        raise ProfileError(f"{source}: key sensors.idle_rows = 'high' shorts rows together without diodes; "
-                           f"use 'input'")
+    if not sensors.diodes:
+        raise ProfileError(f"{source}: key sensors.diodes = false cannot work: without a diode per switch, "
+                           f"a piece lifted from the start position still reads as there (the pieces around "
+                           f"it close a sneak path through its square), so no move could be seen; fit one "
+                           f"diode per switch (hardware/wiring.md) and remove the key")
 
     g = top.table_of("gpio")
     gpio = GpioSettings(row_pins=g.pins("row_pins"), col_pins=g.pins("col_pins"))

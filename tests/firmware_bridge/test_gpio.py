@@ -220,3 +220,25 @@ def test_a_catch_up_burst_of_scans_does_not_let_a_glitch_through() -> None:
         clock.advance(0.008)
         board.scan_once()
     assert board.snapshot().squares == frozenset()
+
+
+@pytest.mark.parametrize("size", [8, 10])
+def test_without_diodes_every_piece_of_a_start_position_can_be_lifted_unseen(size: int) -> None:
+    """Why ``diodes = false`` is refused (issue 24, failure 3): the start position's rows share their columns,
+    so whichever piece is lifted, the three around it close a sneak path and its square still reads closed.
+    No resolution from the expected position can see the first move."""
+    pins = list(range(2, 2 + 2 * size))
+    matrix = SwitchMatrix(size, size, diodes=False)
+    scanner = MatrixScanner(GPIOModel(matrix, pins[:size], pins[size:]), pins[:size], pins[size:])
+    scanner.setup()
+    men = (size - 2) // 2
+    start = {(r, c) for r in [*range(men), *range(size - men, size)] for c in range(size) if (r + c) % 2 == 0}
+
+    def reading() -> set[tuple[int, int]]:
+        return {(r, c) for r, mask in enumerate(scanner.scan()) for c in range(size) if mask >> c & 1}
+
+    matrix.set_occupancy(start)
+    assert reading() == start
+    for piece in sorted(start):
+        matrix.set_occupancy(start - {piece})
+        assert reading() == start, f"lifting {piece} is seen"

@@ -45,6 +45,8 @@ def write(tmp_path: Path, text: str) -> Path:
     ("rows = 8\ncols = 8\n[leds]\nbrightness = 300",
      r"key leds.brightness must be between 0 and 255, got 300"),
     ("rows = 8\ncols = 8\n[sensors]\ndiodes = 'yes'", r"key sensors.diodes must be true or false"),
+    ("rows = 8\ncols = 8\n[sensors]\ndiodes = false",
+     r"sensors.diodes = false cannot work: .* a piece lifted from the start position .* fit one diode"),
     ("rows = 8\ncols = 8\n[leds]\ncolor = 1", r"unknown key leds.color"),
     ("cols = 8", r"missing key rows"),
     ("rows = 8\ncols = 8\nbackend = 'gpio'\n[gpio]\nrow_pins = [1,2]\ncol_pins = []",
