@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -242,3 +243,49 @@ def test_without_diodes_every_piece_of_a_start_position_can_be_lifted_unseen(siz
     for piece in sorted(start):
         matrix.set_occupancy(start - {piece})
         assert reading() == start, f"lifting {piece} is seen"
+
+
+def read_with(matrix: SwitchMatrix) -> set[tuple[int, int]]:
+    """One full scan of ``matrix`` through the real scanner and the RPi.GPIO stand-in."""
+    scanner = MatrixScanner(GPIOModel(matrix, ROWS8, COLS8), ROWS8, COLS8)
+    scanner.setup()
+    cells = {(r, c) for r, mask in enumerate(scanner.scan()) for c in range(8) if mask >> c & 1}
+    assert cells == matrix.reading(), "the model's own full-scan reading agrees with the scanner"
+    return cells
+
+
+PIECES = {(0, 0), (0, 4), (2, 2), (3, 1), (3, 5), (6, 4)}
+
+
+@pytest.mark.parametrize(("plant", "reads"), [
+    (lambda m: None, PIECES),
+    (lambda m: m.stick((5, 5)), PIECES | {(5, 5)}),                         # welded reed: closed, no magnet
+    (lambda m: m.stick((2, 2), False), PIECES - {(2, 2)}),                  # dead reed under a piece
+    (lambda m: m.open_row(3), PIECES - {(3, 1), (3, 5)}),                   # row 3 never driven
+    (lambda m: m.open_col(4), PIECES - {(0, 4), (6, 4)}),                   # column 4 reads its pull-up only
+    (lambda m: m.short_cols(4, 5), PIECES | {(0, 5), (3, 4), (6, 5)}),     # the two columns read the OR
+    (lambda m: m.short_rows(0, 3), PIECES | {(0, 1), (0, 5), (3, 0), (3, 4)}),
+    (lambda m: m.cross_rows(2, 3), {(0, 0), (0, 4), (3, 2), (2, 1), (2, 5), (6, 4)}),
+    (lambda m: m.cross_cols(0, 1), {(0, 1), (0, 4), (2, 2), (3, 0), (3, 5), (6, 4)}),
+])
+def test_wiring_faults_read_as_the_electrics_say(plant: Callable[[SwitchMatrix], None],
+                                                 reads: set[tuple[int, int]]) -> None:
+    matrix = SwitchMatrix(8, 8)
+    matrix.set_occupancy(PIECES)
+    plant(matrix)
+    assert read_with(matrix) == reads
+
+
+def test_a_missing_diode_makes_a_ghost_across_the_rectangle_only() -> None:
+    """Current flows back through the diode-less switch (3, 5): with (0, 5) and (3, 1) closed too, the
+    square across the rectangle, (0, 1), reads closed although empty; with any corner open, no ghost."""
+    matrix = SwitchMatrix(8, 8)
+    matrix.remove_diode((3, 5))
+    matrix.set_occupancy({(0, 5), (3, 1), (3, 5)})
+    assert read_with(matrix) == {(0, 5), (3, 1), (3, 5), (0, 1)}
+    matrix.lift((3, 5))
+    assert read_with(matrix) == {(0, 5), (3, 1)}
+    healthy = SwitchMatrix(8, 8)
+    healthy.set_occupancy({(0, 5), (3, 1), (3, 5)})
+    assert read_with(healthy) == {(0, 5), (3, 1), (3, 5)}
+    assert "no diode (3, 5)" in repr(matrix)
