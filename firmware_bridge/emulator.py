@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 
 from . import protocol as p
+from .gpio_model import SwitchMatrix
 from .types import Cell
 
 log = logging.getLogger(__name__)
@@ -46,13 +47,18 @@ class BoardEmulator:
     Fault injection: ``unplug``/``replug``, ``send_garbage``, ``corrupt_next``, ``truncate_next``, ``reset``,
     ``flood``, ``mute``, ``stop_reading`` (the host's writes then block once the pty's buffer is full). The
     pty starts at ``baud``; a host that opens it at another speed hears garbage and is not understood, as
-    with a real UART.
+    with a real UART. With ``matrix`` the pieces act on that electrical model and the MCU reports what it
+    reads, so faults planted in it (a dead reed, a shorted wire) reach the host as from a real board.
     ``log`` holds every debounced change; ``leds`` the last accepted LED frame.
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, *, link: str | None = None, fd: int | None = None,
-                 seed: int = 0, scan_hz: int = 500, fw: tuple[int, int] = (1, 0), baud: int = 115200) -> None:
+                 seed: int = 0, scan_hz: int = 500, fw: tuple[int, int] = (1, 0), baud: int = 115200,
+                 matrix: SwitchMatrix | None = None) -> None:
+        if matrix is not None and (matrix.rows, matrix.cols) != (rows, cols):
+            raise ValueError(f"a {matrix.rows}x{matrix.cols} switch matrix for a {rows}x{cols} board")
         self.rows, self.cols = rows, cols
+        self.matrix = matrix
         self.baud = baud
         self._speed = getattr(termios, f"B{baud}", None)
         if self._speed is None:
@@ -159,23 +165,47 @@ class BoardEmulator:
 
     def place(self, square: Cell) -> None:
         """A piece arrives on ``square`` (debounced at once): logged and sent as CHANGE."""
-        self._change(square, True)
+        self._magnet(square, True)
 
     def lift(self, square: Cell) -> None:
-        self._change(square, False)
+        self._magnet(square, False)
 
     def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Move to ``squares``, one CHANGE per differing square."""
         target = set(squares)
+        if self.matrix is not None:
+            self.matrix.set_occupancy(target)
+            target = set(self.matrix.reading())
+        self._read(target)
+
+    def rescan(self) -> None:
+        """Scan the matrix again (after planting a fault in it): a CHANGE per square that reads otherwise."""
+        if self.matrix is not None:
+            self._read(self.matrix.reading())
+
+    def _magnet(self, square: Cell, present: bool) -> None:
+        if self.matrix is None:
+            self._change(square, present)
+            return
+        self._check(square)
+        (self.matrix.place if present else self.matrix.lift)(square, bounce=0)
+        self.rescan()
+
+    def _read(self, target: Iterable[Cell]) -> None:
+        target = set(target)
         for sq in sorted(self._occupied - target):
             self._change(sq, False)
         for sq in sorted(target - self._occupied):
             self._change(sq, True)
 
-    def _change(self, square: Cell, occupied: bool) -> None:
+    def _check(self, square: Cell) -> None:
         row, col = square
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"square {square!r} is outside the emulated {self.rows}x{self.cols} matrix")
+
+    def _change(self, square: Cell, occupied: bool) -> None:
+        self._check(square)
+        row, col = square
         with self._lock:
             if (square in self._occupied) == occupied:
                 return
