@@ -4,7 +4,9 @@
 ``CommandError`` (a ValueError) naming the field and what was expected.
 Additions to the contract: ``ChooseMove(text)`` picks one of several candidate moves the board could not
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
-PDN file (the game library's directory). ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
+PDN file (the game library's directory); ``MaskSquares(cells, masked)`` stops (or resumes) believing the
+sensors of broken squares; ``ConfirmMove(text)`` commits a move the board cannot show.
+``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
 ``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
 message) or failed (any other error, with its reason).
@@ -260,6 +262,44 @@ class ChooseMove(Command):
 
 
 @dataclass(frozen=True)
+class MaskSquares(Command):
+    """Stop believing the sensors of ``cells`` (``[[row, col], ...]``): the game is trusted for them;
+    ``masked=False`` believes them again."""
+
+    kind: ClassVar[str] = "mask_squares"
+    title: ClassVar[str] = "Mask"
+    labels: ClassVar[dict[str, str]] = {"cells": "squares", "masked": "masked flag"}
+    cells: tuple[tuple[int, int], ...] = ()
+    masked: bool = True
+
+    def __post_init__(self) -> None:
+        self._check_type("masked", bool)
+        cells = self.cells
+        if not isinstance(cells, list | tuple) or not cells or len(cells) > 256:
+            raise self._refuse("cells", "a list of [row, col] (1 to 256 of them)")
+        for cell in cells:
+            if not (isinstance(cell, list | tuple) and len(cell) == 2
+                    and all(type(v) is int and 0 <= v < 16 for v in cell)):
+                raise CommandError(f"{self.title}: a square is [row, col] of 0-15, got {cell!r}")
+        object.__setattr__(self, "cells", tuple((cell[0], cell[1]) for cell in cells))
+
+
+@dataclass(frozen=True)
+class ConfirmMove(Command):
+    """Commit the legal move ``text`` that the board cannot show (a masked or broken square)."""
+
+    kind: ClassVar[str] = "confirm_move"
+    title: ClassVar[str] = "Confirm move"
+    labels: ClassVar[dict[str, str]] = {"text": "move"}
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        self._check_type("text", str)
+        if not self.text.strip():
+            raise self._refuse("text", "a move such as 22-18")
+
+
+@dataclass(frozen=True)
 class SavePdn(Command):
     """Write the game so far (finished or not) to its PDN file under the data directory's ``games/``."""
 
@@ -323,5 +363,5 @@ class Outcome:
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
-                              SavePdn, Lift, Place)
+                              SavePdn, Lift, Place, MaskSquares, ConfirmMove)
 }

@@ -36,6 +36,7 @@ from types import TracebackType
 from typing import Any
 
 from firmware_bridge.clock import Clock, MonotonicClock
+from firmware_bridge.device import wire_map
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
@@ -135,14 +136,17 @@ class Session:
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
-        self.health = BoardHealth(self.controller, say=self.controller.say)
+        self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_leds,
+                                  wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
+                                  check_after=config.sensor_check_ms / 1000)
 
     def _show_leds(self, frame: LedFrame) -> None:
-        """The controller's frame to the board at the configured brightness (the web page shows it whole). A
-        frame for a game of another size waits until the simulated board has taken that size."""
+        """The controller's frame to the board at the configured brightness (the web page shows it whole),
+        with the squares whose sensors are at fault lit (health). A frame for a game of another size waits
+        until the simulated board has taken that size."""
         if (frame.rows, frame.cols) != (self.sensors.rows, self.sensors.cols):
             return
-        self.leds.show(frame.dimmed(self.config.brightness))
+        self.leds.show(self.health.overlay(frame).dimmed(self.config.brightness))
 
     # --- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -297,7 +301,8 @@ class Session:
         assert self._queue is not None
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            due = self.controller.next_deadline()
+            times = (self.controller.next_deadline(), self.health.next_deadline())
+            due = min((t for t in times if t is not None), default=None)
             if due is not None and due <= self.clock.now():
                 await self._queue.put(None)
 
@@ -328,10 +333,11 @@ class Session:
 
     def _handle(self, item: Any) -> None:
         ctl = self.controller
+        now = self.clock.now()
         if item is None:
             ctl.tick()
         elif isinstance(item, Occupancy):
-            ctl.snapshot(item.squares)
+            ctl.snapshot(self.health.reading(item.squares, now))   # health: masked, chattering squares
         elif isinstance(item, _Link):
             ctl.board_link(item.connected, self.health.drop_message(item.connected))
         elif isinstance(item, _Consulted):
@@ -344,6 +350,7 @@ class Session:
             ctl.computer_moved(item.token, item.move)
         elif isinstance(item, cmd.Command):
             self._command(item)
+        self.health.after_input(self.clock.now())                    # health: faults, masked squares
 
     def _command(self, c: cmd.Command) -> None:
         ctl = self.controller
@@ -389,6 +396,10 @@ class Session:
             ctl.missed_choice(c.choice)
         elif isinstance(c, cmd.ChooseMove):
             ctl.choose(c.text)
+        elif isinstance(c, cmd.MaskSquares):
+            self.health.mask(c.cells, c.masked)
+        elif isinstance(c, cmd.ConfirmMove):
+            self.health.confirm(c.text)
         elif isinstance(c, cmd.Lift | cmd.Place):
             board = self.sensors
             if not hasattr(board, "lift"):

@@ -13,6 +13,7 @@ from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .gpio_backend import GpioDevice
+from .health import WireMap
 from .interfaces import BoardDevice, LedOutput
 from .orientation import Orientation
 from .ports import list_serial_ports
@@ -131,3 +132,22 @@ def serial_link(board: BoardDevice) -> SerialDevice | None:
     """The serial link behind ``board`` (through its mapping), or None for a board wired to the host."""
     inner = getattr(board, "inner", board)
     return inner if isinstance(inner, SerialDevice) else None
+
+
+def wire_map(board: Any) -> WireMap:
+    """Which wires each logical square's sensor sits on, named as hardware/wiring.md and the firmware's pin
+    map name them: ``R4 (GPIO 13)`` on a Pi, ``R4 (Mega D26)`` on the serial board, ``R4`` otherwise."""
+    inner = getattr(board, "inner", board)
+    rows, cols = inner.rows, inner.cols
+    if isinstance(inner, GpioDevice):
+        row_names = tuple(f"R{i} (GPIO {pin})" for i, pin in enumerate(inner.scanner.row_pins))
+        col_names = tuple(f"C{j} (GPIO {pin})" for j, pin in enumerate(inner.scanner.col_pins))
+    elif isinstance(inner, SerialDevice):      # hardware/firmware/src/pins.h: rows D22.., columns D40..
+        row_names = tuple(f"R{i} (Mega D{22 + i})" for i in range(rows))
+        col_names = tuple(f"C{j} (Mega D{40 + j})" for j in range(cols))
+    else:
+        row_names, col_names = (), ()
+    orientation = getattr(board, "orientation", None)
+    if orientation is None:
+        return WireMap(rows, cols, row_names, col_names)
+    return WireMap(rows, cols, row_names, col_names, orientation.to_wiring, orientation.to_logical)

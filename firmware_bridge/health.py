@@ -65,15 +65,15 @@ class WireMap:
 class SensorFault:
     """One suspected fault: the squares that read wrongly because of it and the wires concerned.
 
-    ``cells`` are logical squares; ``rows``/``cols`` are wiring line numbers; ``via`` (a ghost) is the
-    square whose switch seems to have lost its diode.
+    ``cells`` are logical squares; ``rows``/``cols`` are wiring line numbers; ``vias`` (a ghost) are the
+    squares one of whose switches seems to have lost its diode.
     """
 
     kind: FaultKind
     cells: tuple[Cell, ...]
     rows: tuple[int, ...] = ()
     cols: tuple[int, ...] = ()
-    via: Cell | None = None
+    vias: tuple[Cell, ...] = ()
 
     def describe(self, name: Callable[[Cell], str], wires: WireMap) -> str:
         """The fault in plain words, with ``name(cell)`` for squares (the controller's notation)."""
@@ -90,10 +90,11 @@ class SensorFault:
                     f"Check its reed switch (loose?) and {wires.wires(cells[0])}; the board waits for it "
                     f"to settle before believing it.")
         if k is FaultKind.GHOST:
-            assert self.via is not None
-            return (f"{names} reads a piece that is not there, through the switches around it: the diode "
-                    f"under {name(self.via)} seems missing, shorted or reversed. Check it "
-                    f"({wires.wires(self.via)}).")
+            first, *others = self.vias
+            under = name(first) + (f" (or {_words([name(v) for v in others], 'or')})" if others else "")
+            reads = "reads" if len(cells) == 1 else "read"
+            return (f"{names} {reads} a piece that is not there, through the switches around it: the diode "
+                    f"under {under} seems missing, shorted or reversed. Check it ({wires.wires(first)}).")
         lines = _words([(wires.row if k.value.endswith(("row", "rows")) else wires.col)(i)
                         for i in (self.rows or self.cols)])
         if k in (FaultKind.OPEN_ROW, FaultKind.OPEN_COLUMN):
@@ -111,12 +112,12 @@ class SensorFault:
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind.value, "cells": [list(c) for c in self.cells], "rows": list(self.rows),
-                "cols": list(self.cols), "via": list(self.via) if self.via is not None else None}
+                "cols": list(self.cols), "vias": [list(v) for v in self.vias]}
 
 
-def _words(items: Sequence[str]) -> str:
+def _words(items: Sequence[str], last: str = "and") -> str:
     """``A``, ``A and B``, ``A, B and C``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def _line(cells: Iterable[Cell], index: int, axis: int) -> frozenset[int]:
@@ -175,16 +176,20 @@ def explain(reading: Collection[Cell], expected: Collection[Cell], wires: WireMa
                     faults.append(_fault(kinds[2], [c for c in wrong if c in want], axis, (a, b), to_l))
     extra = sorted(got - want - seen_extra)
     missing = sorted(want - got - seen_missing)
-    ghosts = _ghosts(extra, got, want)
-    for via, cells in ghosts.items():
-        faults.append(SensorFault(FaultKind.GHOST, tuple(sorted(to_l(c) for c in cells)),
-                                  tuple(sorted({c[0] for c in cells} | {via[0]})),
-                                  tuple(sorted({c[1] for c in cells} | {via[1]})), to_l(via)))
-        extra = [c for c in extra if c not in cells]
+    ghosts: dict[tuple[Cell, ...], list[Cell]] = {}
     for cell in extra:
-        if cell not in still:
+        vias = _vias(cell, got, want)
+        if cell in still and len(vias) != 1:     # never changed, no one diode to blame: its own reed
+            faults.append(SensorFault(FaultKind.STUCK, (to_l(cell),), (cell[0],), (cell[1],)))
+        elif vias:
+            ghosts.setdefault(vias, []).append(cell)
+        else:
             return None
-        faults.append(SensorFault(FaultKind.STUCK, (to_l(cell),), (cell[0],), (cell[1],)))
+    for vias, cells in ghosts.items():
+        faults.append(SensorFault(FaultKind.GHOST, tuple(sorted(to_l(c) for c in cells)),
+                                  tuple(sorted({c[0] for c in cells} | {v[0] for v in vias})),
+                                  tuple(sorted({c[1] for c in cells} | {v[1] for v in vias})),
+                                  tuple(to_l(v) for v in vias)))
     for cell in missing:
         if cell not in still:
             return None
@@ -208,46 +213,35 @@ def _widen(fault: SensorFault, extra: Sequence[Cell], axis: int, lines: tuple[in
     return SensorFault(fault.kind, fault.cells, fault.rows, tuple(sorted({*fault.cols, *lines})))
 
 
-def _ghosts(extra: Sequence[Cell], got: set[Cell], want: set[Cell]) -> dict[Cell, list[Cell]]:
-    """Extra readings a sneak path explains, grouped by the switch whose diode would carry it: (r, c) reads
-    closed through (r, c2), (r2, c2) and (r2, c) when (r2, c2), diagonally across, conducts backwards."""
-    vias: dict[Cell, set[Cell]] = {}
-    for r, c in extra:
-        for r2, c2 in want & got:
-            if r2 != r and c2 != c and (r, c2) in got and (r2, c) in got:
-                vias.setdefault((r, c), set()).add((r2, c2))
-    out: dict[Cell, list[Cell]] = {}
-    left = set(vias)
-    while left:                                  # the fewest switches that explain every ghost
-        counts: dict[Cell, int] = {}
-        for cell in left:
-            for via in vias[cell]:
-                counts[via] = counts.get(via, 0) + 1
-        best = min(counts, key=lambda v: (-counts[v], v))
-        cells = sorted(c for c in left if best in vias[c])
-        out[best] = cells
-        left -= set(cells)
-    return out
+def _vias(cell: Cell, got: set[Cell], want: set[Cell]) -> tuple[Cell, ...]:
+    """The switches whose missing diode would make ``cell`` read closed: (r, c) reads closed through (r, c2),
+    (r2, c2) and (r2, c) when (r2, c2), diagonally across, conducts backwards; all three must hold pieces
+    (expected, and read)."""
+    r, c = cell
+    pieces = want & got
+    return tuple(sorted((r2, c2) for r2, c2 in pieces
+                        if r2 != r and c2 != c and (r, c2) in pieces and (r2, c) in pieces))
 
 
 @dataclass
 class _History:
-    changed: float
-    held: bool                       # the last reading that held ``hold`` seconds (a chattering square's)
+    held: bool                       # its settled reading: where flickers return to, or what held ``hold`` s
+    changed: float = float("-inf")   # its last change
+    before: float = float("-inf")    # the change before that
     flips: deque[float] = field(default_factory=lambda: deque(maxlen=16))   # times of quick returns
 
 
 class SensorHealth:
     """Each square's history, from the board's successive readings (any board type).
 
-    ``blip``: a change undone within this many seconds is a flip; ``flips`` flips within ``window`` seconds
-    make a square chatter; a chattering square's reading is believed only once it holds ``hold`` seconds.
+    ``blip``: a change undone within this many seconds, after the square had been calm for ``calm`` seconds,
+    is a flip (a person moving pieces is never that regular); ``flips`` flips within ``window`` seconds make a
+    square chatter; a chattering square's reading is believed only once it holds ``hold`` seconds.
     """
 
-    def __init__(self, *, blip: float = 0.25, flips: int = 3, window: float = 5.0, hold: float = 0.6,
-                 start: float = 0.0) -> None:
-        self.blip, self.flips, self.window, self.hold = blip, flips, window, hold
-        self._start = start
+    def __init__(self, *, blip: float = 0.25, calm: float = 0.3, flips: int = 3, window: float = 5.0,
+                 hold: float = 0.6) -> None:
+        self.blip, self.calm, self.flips, self.window, self.hold = blip, calm, flips, window, hold
         self._last: frozenset[Cell] = frozenset()
         self._history: dict[Cell, _History] = {}
         self.chattering: set[Cell] = set()
@@ -260,12 +254,13 @@ class SensorHealth:
         """Record a new reading; returns the squares that just started to chatter."""
         started = []
         for cell in reading ^ self._last:
-            h = self._history.setdefault(cell, _History(self._start, cell in self._last))
+            h = self._history.setdefault(cell, _History(cell in self._last))
             if now - h.changed >= self.hold:
                 h.held = cell in self._last          # the reading that ends now had held long enough
-            if now - h.changed <= self.blip:
-                h.flips.append(now)
-            h.changed = now
+            if now - h.changed <= self.blip and h.changed - h.before >= self.calm:
+                h.flips.append(now)                  # back within a blip, from a calm state: a flip
+                h.held = cell in reading             # ... back to where it had been calm
+            h.before, h.changed = h.changed, now
             recent = [t for t in h.flips if now - t <= self.window]
             if len(recent) >= self.flips and cell not in self.chattering:
                 self.chattering.add(cell)

@@ -270,23 +270,23 @@ class SerialDevice(TrackedSensorSource, LedOutput):
             ser = self._search()
             if ser is None:
                 return False
-        with self._cv:
+        self._reader.reset()
+        self.stats.connects += 1
+        now = self.clock.now()
+        self._opened_at = self._last_hb = self._requested_at = now
+        self._last_valid = None
+        self._bad_run = 0
+        self._awaiting = True
+        with self._cv:                  # HELLO and the snapshot request go out first, then the LEDs
             self._ser = ser
             self._gen += 1
             self._out.clear()
+            self._out.extend([p.Hello(), p.SnapshotRequest()])
             self._fault = None
             self._led_dirty = True
             self._led_seq = None
             self._cv.notify()
-        self._reader.reset()
-        self.stats.connects += 1
-        now = self.clock.now()
-        self._opened_at = self._last_hb = now
-        self._last_valid = None
-        self._bad_run = 0
         log.debug("serial %s: port open, waiting for the board to answer", self.port)
-        self._send(p.Hello())
-        self._request_snapshot(now)
         return True
 
     def _search(self) -> Any:

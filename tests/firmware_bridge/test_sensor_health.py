@@ -47,8 +47,22 @@ def test_each_fault_is_named_with_its_squares_and_wires(
 def test_a_ghost_names_the_switch_whose_diode_is_missing() -> None:
     pieces = frozenset({(0, 5), (3, 1), (3, 5)})
     [fault] = explain(read(lambda m: m.remove_diode((3, 5)), pieces), pieces, WIRES, frozen=())  # type: ignore[misc]
-    assert fault.kind is FaultKind.GHOST and fault.cells == ((0, 1),) and fault.via == (3, 5)
+    assert fault.kind is FaultKind.GHOST and fault.cells == ((0, 1),) and fault.vias == ((3, 5),)
     assert "diode under e4 seems missing" in fault.describe(lambda c: "e4" if c == (3, 5) else str(c), WIRES)
+
+
+def test_a_square_that_never_changed_is_its_own_reed_unless_one_diode_explains_it() -> None:
+    """A full start position: any extra square has many rectangles around it. If it never changed, its own
+    reed is stuck; if it just started to read, a ghost, naming every diode that could carry it."""
+    extra = START | {(4, 2), (4, 4)}
+    stuck = explain(extra, START, WIRES, frozen=EVERY)
+    assert stuck is not None and [(f.kind, f.cells) for f in stuck] == [
+        (FaultKind.STUCK, ((4, 2),)), (FaultKind.STUCK, ((4, 4),))]
+    with_piece = START | {(4, 0)}      # a man on (4, 0): rows 0, 2, 6 share its columns through it
+    [ghost] = explain(with_piece | {(4, 2)}, with_piece, WIRES, frozen=EVERY - {(4, 2)})  # type: ignore[misc]
+    assert ghost.kind is FaultKind.GHOST and ghost.vias == ((0, 0), (2, 0), (6, 0))
+    assert "the diode under a1 (or c1 or g1) seems missing" in ghost.describe(
+        lambda c: "aceg"[c[0] // 2] + "1" if c[1] == 0 else str(c), WIRES)
 
 
 def test_a_difference_that_changed_is_a_person_not_a_fault() -> None:
