@@ -11,6 +11,7 @@ from typing import Any
 from .device import open_device, serial_link
 from .gpio_backend import GpioDevice
 from .gpio_model import GPIOModel, SwitchMatrix
+from .health import SensorHealth
 from .interfaces import BoardDevice
 from .profile import ProfileError, load_profile
 from .serial_backend import SerialDevice
@@ -60,7 +61,7 @@ def status_line(board: BoardDevice) -> str:
     if isinstance(inner, SerialDevice):
         s = inner.stats
         hz = inner.hello.scan_hz if inner.hello else 0
-        state = "connected" if inner.connected else "waiting for device"
+        state = "connected" if inner.connected else f"{inner.status.state} ({inner.status.reason})"
         return (f"serial {inner.port}: {state}, MCU {hz} scans/s, boot 0x{inner.boot_id or 0:04X}, "
                 f"frames in {s.frames_in}, bad {sum(s.bad_frames.values())}, resyncs {s.resyncs}, "
                 f"resets {s.resets}, reconnects {max(0, s.connects - 1)}")
@@ -69,9 +70,9 @@ def status_line(board: BoardDevice) -> str:
     return type(inner).__name__
 
 
-def render_view(board: BoardDevice, title: str = "") -> str:
+def render_view(board: BoardDevice, title: str = "", health: SensorHealth | None = None) -> str:
     """The matrix as text, row 0 (White's side) at the bottom: ``#`` occupied, ``.`` empty; ``*`` marks a
-    lit LED on an empty square."""
+    lit LED on an empty square; ``health`` adds the squares seen chattering (any board type)."""
     snap = board.snapshot()
     lights = board.frame.as_dict()
     lines = [f"{title}  seq {snap.seq}, {len(snap.squares)} occupied"]
@@ -85,6 +86,8 @@ def render_view(board: BoardDevice, title: str = "") -> str:
         lines.append(f"{row:2d} " + " ".join(cells))
     lines.append("   " + " ".join(chr(ord("a") + c) for c in range(board.cols)))
     lines.append(status_line(board))
+    if health is not None:
+        lines.append(f"sensors: {health.chatter_count} chattering {sorted(health.chattering) or ''}".rstrip())
     return "\n".join(lines)
 
 
@@ -102,6 +105,8 @@ def doctor(args: argparse.Namespace) -> int:
         overrides.update(gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins), spi=spi)
     live = sys.stdout.isatty() and not args.once
     board = open_device(profile, port=args.port, **overrides)
+    health = SensorHealth()             # fed from the device's thread; only read here
+    board.on_snapshot(lambda snap: health.note(snap.squares, snap.time))
     with board:
         link = serial_link(board)
         if link is not None:
@@ -128,7 +133,7 @@ def doctor(args: argparse.Namespace) -> int:
             title = f"dboard doctor: {profile.name} ({profile.backend})"
             if pattern_name:
                 title += f"  LED test: {pattern_name}"
-            view = render_view(board, title)
+            view = render_view(board, title, health)
             if args.once:
                 print(view)
                 return 0

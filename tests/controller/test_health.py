@@ -10,9 +10,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from gpio_table import GpioTable
+from rig import until
 
 from controller import commands as cmd
 from controller import events as ev
+from controller.config import Config
+from controller.session import Session
+from firmware_bridge.clock import ManualClock
+from firmware_bridge.gpio_model import SwitchMatrix
+from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import Cell
 
 CHECK = 5.0                     # the config's sensor_check_ms, in seconds
@@ -244,3 +250,27 @@ def test_a_chattering_reed_is_counted_named_and_never_refuses_a_move(tmp_path: P
         assert not [e for e in got if isinstance(e, ev.Refusal)]
 
     run(tmp_path, body)
+
+
+def test_a_dead_reed_on_the_simulated_board(tmp_path: Path) -> None:
+    """The virtual board reads through its switch matrix too: a dead reed under a start piece is named (no
+    wire pins on a simulated board: just the wire names) and, masked, the game starts."""
+    async def main() -> None:
+        clock = ManualClock(50.0)
+        matrix = SwitchMatrix(8, 8)
+        board = SimulatedDevice(8, 8, clock=clock, matrix=matrix)
+        names = GpioTable(tmp_path / "names").names
+        matrix.stick(names.sq("9"), closed=False)
+        config = Config(variant="english", human_color="both", opponent="person")
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            board.set_occupancy(names.ctl.exp.base)
+            await session.idle()
+            clock.advance(CHECK)
+            await until("the dead reed to be named", lambda: bool(session.health.faults))
+            text = session.state()["board_health"]["faults"][0]["text"]
+            assert text.startswith("The sensor under 9 seems dead") and "row R5 and column C1" in text
+            await session.send(cmd.MaskSquares(((5, 1),)))
+            await session.idle()
+            assert session.controller.state == "player_to_move"
+
+    asyncio.run(main())

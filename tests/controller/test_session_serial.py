@@ -13,6 +13,7 @@ from controller import commands as cmd
 from controller.config import Config
 from controller.session import Session
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.gpio_model import SwitchMatrix
 from firmware_bridge.ports import PortInfo
 from firmware_bridge.serial_backend import SerialDevice, led_message
 
@@ -146,6 +147,33 @@ def test_a_board_back_under_another_name_plays_on(tmp_path: Path) -> None:
                     texts = [m["text"] for m in session.state()["messages"]]
                     assert f"The board is now on {acm1} (it was {acm0})." in texts
                     assert session.state()["board_connected"] is True
+            finally:
+                board.close()
+
+    asyncio.run(main())
+
+
+def test_a_stuck_reed_on_a_serial_board_is_named_with_the_megas_pins(tmp_path: Path) -> None:
+    """Sensor health is the same on every board type: the MCU reports a welded reed as a piece."""
+    english = Rig("english")
+    config = Config(variant="english", human_color="both", opponent="person", sensor_check_ms=300)
+    matrix = SwitchMatrix(8, 8)
+    matrix.stick(english.sq("18"))
+
+    async def main() -> None:
+        with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=8, matrix=matrix) as emu:
+            emu.set_occupancy(english.ctl.exp.base)
+            board = SerialDevice(emu.port, heartbeat=0.1, silence=0.4, retry=0.05)
+            try:
+                async with Session(config, board, board, tmp_path) as session:
+                    said = lambda: [m["text"] for m in session.state()["messages"]  # noqa: E731
+                                    if "seems stuck closed" in m["text"]]
+                    await until("the stuck reed to be named", lambda: bool(said()))
+                    assert said()[0].startswith("The sensor under 18 seems stuck closed")
+                    assert "row R3 (Mega D25) and column C3 (Mega D43)" in said()[0]
+                    await session.send(cmd.MaskSquares(((3, 3),)))
+                    await session.idle()
+                    assert session.controller.state == "player_to_move"
             finally:
                 board.close()
 
