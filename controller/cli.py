@@ -13,6 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.play_cli",
     "firmware_bridge.cli",
+    "firmware_bridge.board_test_cli",
     "rules.cli",
     "rules.pdn.cli",
     "engine.cli",

@@ -71,6 +71,7 @@ class SwitchMatrix:
         self._row_wire = list(range(rows))                   # row pin i reaches physical row _row_wire[i]
         self._col_wire = list(range(cols))
         self.contention = 0     # a column joined to both a low and a high driver (a short), per solution
+        self.version = 0        # counts every change of magnets or faults (a full reading may differ)
 
     def __repr__(self) -> str:
         return (f"SwitchMatrix({self.rows}x{self.cols}, diodes={self.diodes}, closed={len(self._closed)}, "
@@ -87,6 +88,7 @@ class SwitchMatrix:
 
     def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Close exactly ``squares`` at once (no bounce)."""
+        self.version += 1
         self._closed = {self._check(sq) for sq in squares}
         self._bouncing.clear()
 
@@ -98,40 +100,49 @@ class SwitchMatrix:
     # --- faults -------------------------------------------------------------------------------------------
     def stick(self, square: Cell, closed: bool = True) -> None:
         """A welded (``closed``) or dead (not closed) reed: ignores magnets from now on."""
+        self.version += 1
         self._stuck[self._check(square)] = closed
 
     def unstick(self, square: Cell) -> None:
         """The reed at ``square`` follows magnets again."""
+        self.version += 1
         self._stuck.pop(square, None)
 
     def remove_diode(self, square: Cell) -> None:
         """The diode of ``square``'s switch is missing or shorted: a closed switch conducts both ways."""
+        self.version += 1
         self._no_diode.add(self._check(square))
 
     def open_row(self, row: int) -> None:
         """Row wire ``row`` is broken between its pin and the board: it is never driven."""
+        self.version += 1
         self._open_rows.add(self._line(row, self.rows, "row"))
 
     def open_col(self, col: int) -> None:
         """Column wire ``col`` is broken: its pin reads only its own pull-up."""
+        self.version += 1
         self._open_cols.add(self._line(col, self.cols, "column"))
 
     def short_rows(self, a: int, b: int) -> None:
         """Row wires ``a`` and ``b`` touch (a solder bridge): one net, so their readings merge."""
+        self.version += 1
         self._shorts.add((self._line(a, self.rows, "row"), self._line(b, self.rows, "row")))
 
     def short_cols(self, a: int, b: int) -> None:
         """Column wires ``a`` and ``b`` touch."""
+        self.version += 1
         r = self.rows
         self._shorts.add((r + self._line(a, self.cols, "column"), r + self._line(b, self.cols, "column")))
 
     def cross_rows(self, a: int, b: int) -> None:
         """Row wires ``a`` and ``b`` are on each other's pins."""
+        self.version += 1
         w = self._row_wire
         w[self._line(a, self.rows, "row")], w[self._line(b, self.rows, "row")] = w[b], w[a]
 
     def cross_cols(self, a: int, b: int) -> None:
         """Column wires ``a`` and ``b`` are on each other's pins."""
+        self.version += 1
         w = self._col_wire
         w[self._line(a, self.cols, "column")], w[self._line(b, self.cols, "column")] = w[b], w[a]
 
@@ -164,6 +175,7 @@ class SwitchMatrix:
         sq = self._check(square)
         if (sq in self._closed) == closed:
             return
+        self.version += 1
         (self._closed.add if closed else self._closed.discard)(sq)
         n = self.bounce_samples if bounce is None else bounce
         if n:

@@ -70,6 +70,7 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         self.rows = rows
         self.cols = cols
         self.matrix = matrix
+        self._matrix_version = -1
         self.debounce = debounce
         self.bounce = bounce
         self.auto_settle = auto_settle
@@ -198,6 +199,7 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         target = {check_square(sq, self.rows, self.cols) for sq in squares}
         if self.matrix is not None:
             self.matrix.set_occupancy(target)
+            self._matrix_version = self.matrix.version
             target = set(self.matrix.reading())
         with self._lock:
             self._raw = dict.fromkeys(target, True)
@@ -251,8 +253,9 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
 
     def _read_matrix(self) -> None:
         """Apply what a scan of the matrix reads now, one raw edge per contact that differs."""
-        if self.matrix is None:
+        if self.matrix is None or self.matrix.version == self._matrix_version:
             return
+        self._matrix_version = self.matrix.version
         reading = self.matrix.reading()
         for sq in sorted({*reading, *(sq for sq, closed in self._raw.items() if closed)}):
             self._contact(sq, sq in reading)
