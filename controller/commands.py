@@ -5,7 +5,8 @@
 Additions to the contract: ``ChooseMove(text)`` picks one of several candidate moves the board could not
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
 PDN file (the game library's directory); ``MaskSquares(cells, masked)`` stops (or resumes) believing the
-sensors of broken squares; ``ConfirmMove(text)`` commits a move the board cannot show.
+sensors of broken squares; ``ConfirmMove(text)`` commits a move the board cannot show; ``BoardTest(action,
+text)`` starts, answers or stops the board's guided self-test.
 ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
 ``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
@@ -300,6 +301,24 @@ class ConfirmMove(Command):
 
 
 @dataclass(frozen=True)
+class BoardTest(Command):
+    """The board's guided self-test: ``start`` it (the game waits), ``answer`` its question (``text``: the
+    LEDs that stayed dark, or nothing to go on), ``stop`` it (its report so far is kept)."""
+
+    kind: ClassVar[str] = "board_test"
+    title: ClassVar[str] = "Board test"
+    labels: ClassVar[dict[str, str]] = {"action": "action", "text": "answer"}
+    action: str = "start"
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        self._check_choice("action", ("start", "answer", "stop"))
+        self._check_type("text", str)
+        if len(self.text) > 200:
+            raise self._refuse("text", "at most 200 characters")
+
+
+@dataclass(frozen=True)
 class SavePdn(Command):
     """Write the game so far (finished or not) to its PDN file under the data directory's ``games/``."""
 
@@ -363,5 +382,5 @@ class Outcome:
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
-                              SavePdn, Lift, Place, MaskSquares, ConfirmMove)
+                              SavePdn, Lift, Place, MaskSquares, ConfirmMove, BoardTest)
 }

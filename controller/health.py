@@ -19,6 +19,7 @@ from typing import Any
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.health import FaultKind, SensorFault, SensorHealth, WireMap, explain
+from firmware_bridge.selftest import BoardTest, BoardTestReport
 from firmware_bridge.types import Cell, LedFrame, Light, LinkStatus, Pattern, Rgb
 
 from .inference import MoveShape
@@ -39,7 +40,8 @@ class BoardHealth:
     """What the person must know about the board itself (not the game), and what lets the game go on.
 
     ``wires`` names each square's row and column wire; ``masked`` names the squares not believed (the config's
-    ``masked_squares``); ``check_after``: seconds of stillness before a disagreement is examined.
+    ``masked_squares``); ``check_after``: seconds of stillness before a disagreement is examined; ``show``
+    puts a frame on the board's LEDs as it is.
     """
 
     def __init__(self, controller: Controller, *, say: Say, show: Callable[[LedFrame], None], wires: WireMap,
@@ -64,6 +66,8 @@ class BoardHealth:
         self._epoch = now                          # since when the game expects what it expects now
         self._game = self._game_key()
         self._lit: frozenset[Cell] = frozenset()
+        self.test: BoardTest | None = None          # the self-test the page runs (the game waits meanwhile)
+        self.test_report: BoardTestReport | None = None
 
     # --- names -------------------------------------------------------------------------------------------
     def name(self, cell: Cell) -> str:
@@ -150,7 +154,10 @@ class BoardHealth:
     # --- after every input -------------------------------------------------------------------------------
     def after_input(self, now: float) -> None:
         """Keep the controller's view current (masked squares after the game moved on), look for faults when
-        the board has been still long enough, and keep the LEDs showing them."""
+        the board has been still long enough, and keep the LEDs showing them (the self-test: its own)."""
+        if self.test is not None:
+            self.test_tick(now)
+            return
         ctl = self.controller
         for _ in range(3):                   # a view may commit a move, which changes the next view
             key = self._game_key()
@@ -168,7 +175,10 @@ class BoardHealth:
         self._relight()
 
     def next_deadline(self) -> float | None:
-        """When the board will have been still long enough to be examined, or a chattering square settled."""
+        """When the board will have been still long enough to be examined, or a chattering square settled
+        (during the self-test: at once, for its LED walk and timeouts)."""
+        if self.test is not None:
+            return self.clock.now()
         times = [self.sensors.next_deadline(self.raw)]
         if not self._checked and self._unsettled():
             times.append(self._still_since + self.check_after)
@@ -284,11 +294,56 @@ class BoardHealth:
                        if self.sensors.unchanged_since(t, f.cells)
                        or any((c in self.raw) != (c in base) for c in f.cells)]
 
+    # --- the self-test, from the page ----------------------------------------------------------------------
+    def board_test(self, action: str, text: str, now: float) -> None:
+        """Start, answer or stop the board's guided self-test (firmware_bridge.selftest)."""
+        if action == "start":
+            rows, cols = self.wires.rows, self.wires.cols
+            every = [(r, c) for r in range(rows) for c in range(cols)]
+            self.test = BoardTest(rows, cols, every, self.wires, pieces=max(1, (rows - 2) * cols // 2))
+            self.test_report = None
+            self.test.start(now)
+            self.test.reading(self.raw, now)
+            self._say("Board test: follow the LEDs and the page; the game waits meanwhile.", "info")
+        elif self.test is None:
+            raise ValueError("no board test is running")
+        elif action == "answer":
+            self.test.answer(text, now)
+        else:
+            self._end_test(stopped=True)
+        self.test_tick(now)
+
+    def test_tick(self, now: float) -> None:
+        """Time passes (or a reading came) during the self-test: its LEDs, and its end."""
+        test = self.test
+        if test is None:
+            return
+        test.reading(self.raw, now)
+        test.tick(now)
+        if test.done:
+            self._end_test(stopped=False)
+        else:
+            self._show(test.frame)
+
+    def _end_test(self, stopped: bool) -> None:
+        assert self.test is not None
+        self.test_report, self.test = self.test.report(), None
+        found = len(self.test_report.faults) + len(self.test_report.dark_leds)
+        self._say(f"Board test {'stopped' if stopped else 'finished'}: {found or 'no'} "
+                  f"{'fault' if found == 1 else 'faults'} found (the page lists them).", "info")
+        if self.controller.frame is not None:
+            self._show(self.overlay(self.controller.frame))
+
+    @property
+    def testing(self) -> bool:
+        return self.test is not None
+
     # --- LEDs --------------------------------------------------------------------------------------------
     def overlay(self, frame: LedFrame) -> LedFrame:
-        """``frame`` with the squares at fault lit magenta (masked ones stay as the game lights them)."""
+        """``frame`` with the squares at fault lit magenta (masked ones stay as the game lights them);
+        the self-test's frames are shown as they are."""
         lit = self._fault_cells()
-        if not lit:
+        if not lit or self.test is not None:
             return frame
         lights = frame.as_dict()
         lights.update(dict.fromkeys(lit, FAULT_LIGHT))
@@ -301,7 +356,7 @@ class BoardHealth:
         lit = self._fault_cells()
         if lit != self._lit and self.controller.frame is not None:
             self._lit = lit
-            self._show(self.controller.frame)
+            self._show(self.overlay(self.controller.frame))
 
     # --- the person's answers ------------------------------------------------------------------------------
     def mask(self, cells: Iterable[Cell], masked: bool = True) -> None:
@@ -358,11 +413,16 @@ class BoardHealth:
         faults = [f.to_json() | {"text": self.sentence(f), "squares": [self.name(c) for c in f.cells],
                                  "mask": [list(c) for c in sorted(self.remedy(f))]}
                   for f, _ in self.faults]
+        test = self.test
         return {"board_link": link,
                 "board_health": {"faults": faults, "masked": [list(c) for c in sorted(self.masked)],
                                  "masked_names": [self.name(c) for c in sorted(self.masked)],
                                  "unseen": [s.text for s in self.unseen],
-                                 "chatter": self.sensors.chatter_count}}
+                                 "chatter": self.sensors.chatter_count},
+                "board_test": {"running": test is not None, "phase": test.phase if test else None,
+                               "prompt": test.prompt if test else "",
+                               "asks": test.awaiting_answer if test else False,
+                               "report": self.test_report.to_json(self.wires) if self.test_report else None}}
 
     def __repr__(self) -> str:
         return (f"BoardHealth(link={self.link.state if self.link else 'wired'}, "

@@ -136,17 +136,22 @@ class Session:
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
-        self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_leds,
+        self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_frame,
                                   wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
                                   check_after=config.sensor_check_ms / 1000)
 
     def _show_leds(self, frame: LedFrame) -> None:
-        """The controller's frame to the board at the configured brightness (the web page shows it whole),
-        with the squares whose sensors are at fault lit (health). A frame for a game of another size waits
-        until the simulated board has taken that size."""
+        """The controller's frame to the board, with the squares whose sensors are at fault lit (health);
+        not while the board's self-test has the LEDs."""
+        if not self.health.testing:
+            self._show_frame(self.health.overlay(frame))
+
+    def _show_frame(self, frame: LedFrame) -> None:
+        """A frame to the board at the configured brightness (the web page shows the controller's whole). A
+        frame for a game of another size waits until the simulated board has taken that size."""
         if (frame.rows, frame.cols) != (self.sensors.rows, self.sensors.cols):
             return
-        self.leds.show(self.health.overlay(frame).dimmed(self.config.brightness))
+        self.leds.show(frame.dimmed(self.config.brightness))
 
     # --- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -337,7 +342,9 @@ class Session:
         if item is None:
             ctl.tick()
         elif isinstance(item, Occupancy):
-            ctl.snapshot(self.health.reading(item.squares, now))   # health: masked, chattering squares
+            view = self.health.reading(item.squares, now)          # health: masked, chattering squares
+            if not self.health.testing:                            # health: the self-test has the board
+                ctl.snapshot(view)
         elif isinstance(item, _Link):
             ctl.board_link(item.connected, self.health.drop_message(item.connected))
         elif isinstance(item, _Consulted):
@@ -400,6 +407,8 @@ class Session:
             self.health.mask(c.cells, c.masked)
         elif isinstance(c, cmd.ConfirmMove):
             self.health.confirm(c.text)
+        elif isinstance(c, cmd.BoardTest):
+            self.health.board_test(c.action, c.text, self.clock.now())
         elif isinstance(c, cmd.Lift | cmd.Place):
             board = self.sensors
             if not hasattr(board, "lift"):

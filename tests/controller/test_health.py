@@ -274,3 +274,37 @@ def test_a_dead_reed_on_the_simulated_board(tmp_path: Path) -> None:
             assert session.controller.state == "player_to_move"
 
     asyncio.run(main())
+
+
+def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_path: Path) -> None:
+    """What the page drives: start (the game waits, the test has the LEDs), answer the LED question, go on
+    past a square that keeps reading on the empty board, stop; the report names what it found, the game
+    resumes."""
+    async def main() -> None:
+        clock = ManualClock(50.0)
+        matrix = SwitchMatrix(8, 8)
+        matrix.stick((3, 3))
+        board = SimulatedDevice(8, 8, clock=clock, matrix=matrix)
+        config = Config(variant="english", human_color="both", opponent="person")
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            board.advance(0.1)
+            await session.send(cmd.BoardTest("start"))
+            await session.idle()
+            test = lambda: session.state()["board_test"]  # noqa: E731
+            assert test()["running"] and test()["phase"] == "leds" and board.frame.lights   # its LED walk
+            await session.send(cmd.BoardTest("answer", "c3"))     # seen enough: c3 stayed dark
+            await session.idle()
+            assert test()["phase"] == "empty" and test()["prompt"].startswith("Take every piece off")
+            await session.send(cmd.BoardTest("answer"))           # d4 keeps reading: go on
+            await session.idle()
+            assert test()["phase"] == "fill" and {sq for sq, _ in board.frame.lights} == {(0, 0)}
+            assert session.controller.state == "waiting_start"    # the game did not see the test's pieces
+            await session.send(cmd.BoardTest("stop"))
+            await session.idle()
+            report = test()["report"]
+            assert not test()["running"] and report["finished"] is False
+            assert report["lines"][0].startswith("The sensor under d4 seems stuck closed")
+            assert report["lines"][1].startswith("The LED under c3 stayed dark")
+            assert board.frame == session.controller.frame.dimmed(config.brightness)   # the game's LEDs back
+
+    asyncio.run(main())

@@ -3,6 +3,7 @@
 // earlier positions on request while the game goes on.
 
 import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from "./board.js";
+import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
@@ -180,6 +181,7 @@ function render() {
   $("#btn-resign").disabled = !playing;
   if (!playing) $("#resign-confirm").hidden = true;
   renderDraw();
+  renderHealth(s);   // health.js: the board's link, faults, masked squares, moves to confirm, board test
 }
 
 function boardShape(s) {
@@ -504,4 +506,5 @@ function showTab(name) {
 }
 
 bindControls();
+initHealth(command, () => app.state);
 connect();
