@@ -58,7 +58,7 @@ class GpioDevice(TrackedSensorSource, LedOutput):
     def __init__(self, rows: int, cols: int, row_pins: Sequence[int], col_pins: Sequence[int], *,
                  gpio: GpioModule | None = None, spi: Any = None, spi_bus: int = 0, spi_device: int = 0,
                  rate: float = 200.0,
-                 debounce: float = 0.015, diodes: bool = True, idle_rows: str = "input",
+                 debounce: float = 0.012, diodes: bool = True, idle_rows: str = "input",
                  polarity: str = "closed-occupied", chain: str = "serpentine", brightness: int = 64,
                  stuck_changes: int = 400, clock: Clock | None = None) -> None:
         if len(row_pins) != rows or len(col_pins) != cols:

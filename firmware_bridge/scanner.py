@@ -159,7 +159,7 @@ class Debouncer:
     every scan in between), whatever the scan rhythm: a catch-up burst of scans after a stall counts no more
     than one. Tracks bounces, ghosts and stuck switches. Pure logic: feed it raw masks and the time."""
 
-    def __init__(self, rows: int, cols: int, *, debounce: float = 0.015, diodes: bool = True,
+    def __init__(self, rows: int, cols: int, *, debounce: float = 0.012, diodes: bool = True,
                  stuck_changes: int = 400, chatter_time: float = 1.0) -> None:
         if debounce < 0:
             raise ValueError(f"debounce must be >= 0 seconds, got {debounce}")

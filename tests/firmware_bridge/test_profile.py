@@ -66,11 +66,11 @@ def test_bad_profiles_name_file_and_key(tmp_path: Path, text: str, message: str)
 
 
 def test_debounce_is_a_time_and_an_old_count_of_scans_is_read_as_the_time_it_meant() -> None:
-    assert load_profile("8x8-gpio").sensors.debounce_ms == 15.0
+    assert load_profile("8x8-gpio").sensors.debounce_ms == 12.0
     old = parse_profile({"rows": 2, "cols": 2, "backend": "gpio",
                          "gpio": {"row_pins": [4, 5], "col_pins": [6, 12]},
-                         "sensors": {"debounce_scans": 4, "scan_hz": 400}})
-    assert old.sensors.debounce_ms == 10.0
+                         "sensors": {"debounce_scans": 5, "scan_hz": 400}})
+    assert old.sensors.debounce_ms == 10.0       # 5 equal readings span 4 periods of 2.5 ms
     gpio = GPIOModel(SwitchMatrix(2, 2), [4, 5], [6, 12])
     board = open_device(old, gpio=gpio, spi=False)
     assert isinstance(board, GpioDevice) and board.debouncer.debounce == 0.010
