@@ -26,6 +26,9 @@ from .types import LedFrame, LinkStatus
 log = logging.getLogger(__name__)
 
 SerialFactory = Callable[..., Any]
+IDENTIFY_AFTER = 2.0
+"""Seconds after the board answers that its USB identity is looked up: listing the ports takes a while, so not
+while everything starts; a board gone before is still found by the known boards' ids."""
 
 
 @dataclass
@@ -128,6 +131,7 @@ class SerialDevice(TrackedSensorSource, LedOutput):
         self._bad_run = 0
         self._last_hb = 0.0
         self._last_search = float("-inf")
+        self._identify_at: float | None = None   # when to learn the board's USB identity
         self._open_errors: dict[str, str] = {}
         self.stats = LinkStats()
         self._running = False
@@ -378,6 +382,9 @@ class SerialDevice(TrackedSensorSource, LedOutput):
         if now - self._last_hb >= self.heartbeat:
             self._last_hb = now
             self._send(p.Heartbeat())
+        if self._identify_at is not None and now >= self._identify_at:
+            self._identify_at = None
+            self._learn_identity()
         if self._awaiting and now - self._requested_at > max(self.heartbeat, 0.2):
             self._request_snapshot(now)       # the SNAPSHOT (or our request) was lost
         with self._cv:
@@ -463,11 +470,11 @@ class SerialDevice(TrackedSensorSource, LedOutput):
             if change.event_seq > self._last_seq:
                 self._on_change(change, now)
         if not self._synced.is_set():
-            self._learn_identity()
             log.info("serial %s: connected (boot 0x%04X)", self.port, self.boot_id or 0)
             self._set_status("connected", "")
             self._synced.set()
             self._tell_link(True)
+            self._identify_at = now + IDENTIFY_AFTER
 
     def _learn_identity(self) -> None:
         """Remember the board's USB identity (to find it again under another name)."""

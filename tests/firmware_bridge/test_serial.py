@@ -318,7 +318,8 @@ def test_a_board_back_under_another_name_is_found_by_its_usb_id_and_hello(
                             finder=finder)
         try:
             host.start()
-            assert host.wait_synced(TIMEOUT) and host.usb == listed[acm0]
+            assert host.wait_synced(TIMEOUT)
+            wait_for(lambda: host.usb == listed[acm0], "the board's USB identity learned")
             emu.unplug()
             wait_for(lambda: not host.connected, "the unplug")
             emu.place((3, 3))                    # a move made while the board is away
