@@ -118,7 +118,7 @@ class BoardHealth:
         exp = ctl.exp
         kept = reading - masked
         trusted = kept | (exp.base & masked)
-        if ctl.state in ("waiting_start", "game_over") or not exp.shapes:
+        if ctl.turn_state in ("setup", "game_over") or not exp.shapes:
             return trusted
         involved = set(exp.base)
         for shape in exp.shapes:
@@ -186,11 +186,11 @@ class BoardHealth:
 
     def _game_key(self) -> tuple[str, int, bool]:
         ctl = self.controller
-        return ctl.game.board.fen(), len(ctl.records), ctl.state == "waiting_start"
+        return ctl.game.board.fen(), len(ctl.records), ctl.turn_state == "setup"
 
     def _unsettled(self) -> bool:
         ctl = self.controller
-        return ctl.state != "game_over" and ctl.occupancy != ctl.exp.base
+        return ctl.turn_state != "game_over" and ctl.occupancy != ctl.exp.base
 
     def _examine(self, now: float) -> None:
         """The board is still and disagrees with the game: which faults explain it? Against the position
@@ -205,7 +205,7 @@ class BoardHealth:
         expected = exp.base - masked
         every = [(r, c) for r in range(self.wires.rows) for c in range(self.wires.cols)]
         frozen = self.sensors.unchanged_since(self._epoch, every)
-        if ctl.state == "waiting_start":     # the LEDs have asked for these squares the whole time
+        if ctl.turn_state == "setup":     # the LEDs have asked for these squares the whole time
             if len(reading & expected) >= SET_UP_SHARE * len(expected):
                 faults = explain(reading, expected, self.wires, frozen=every) or []
                 singles = [f for f in faults if f.kind in (FaultKind.STUCK, FaultKind.DEAD)]
@@ -215,9 +215,9 @@ class BoardHealth:
         # a legal reading is a move under way, unless what differs never changed (a dead landing square
         # after a confirmed move reads like a capture begun by taking the captured piece off)
         legal = exp.read(ctl.occupancy).kind != "none" and not (ctl.occupancy ^ exp.base) <= frozen
-        faults = None if legal else explain(reading, expected, self.wires, frozen=frozen)
-        if faults is not None:
-            self._found(faults, now)
+        found = None if legal else explain(reading, expected, self.wires, frozen=frozen)
+        if found is not None:
+            self._found(found, now)
             return
         by_move = [(s, f) for s in exp.shapes
                    if (f := explain(reading, s.result - masked, self.wires, frozen=frozen))]
@@ -287,7 +287,7 @@ class BoardHealth:
     def _recover(self, now: float) -> None:
         """Forget a fault once its squares have changed since it was found and read as the game says."""
         ctl = self.controller
-        if ctl.state in ("waiting_start", "game_over") or ctl.occupancy != ctl.exp.base:
+        if ctl.turn_state in ("setup", "game_over") or ctl.occupancy != ctl.exp.base:
             return
         base = ctl.exp.base
         self.faults = [(f, t) for f, t in self.faults

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .clock import Clock, MonotonicClock
@@ -131,14 +132,15 @@ def board_test(args: argparse.Namespace) -> int:
     typed: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_stdin, args=(typed,), name="board-test stdin", daemon=True).start()
     clock = MonotonicClock()
-    simulated = isinstance(board, SimulatedDevice)
+    simulated = board if isinstance(board, SimulatedDevice) else None
     hint = " Type `place c3` / `lift c3` to move the simulated pieces." if simulated else ""
     print(f"dboard board-test: {profile.name} ({profile.backend}), {len(sensors)} sensors, "
           f"{test.pieces} pieces.{hint}", flush=True)
     with board:
         try:
+            wait: Callable[[float], None] = time.sleep if simulated is None else partial(_tick, simulated)
             report = run(board, test, say=lambda text: print(text, flush=True), lines=lambda: _drain(typed),
-                         clock=clock, wait=lambda s: _tick(board, s) if simulated else time.sleep(s))
+                         clock=clock, wait=wait)
         except KeyboardInterrupt:
             report = test.report()
     print(report.text(wire_map(board)), flush=True)

@@ -16,7 +16,7 @@ from .interfaces import BoardDevice
 from .profile import ProfileError, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
-from .types import BLUE, GREEN, RED, WHITE, LedFrame, Light, Pattern, Rgb
+from .types import BLUE, GREEN, RED, WHITE, LedFrame, Light, Occupancy, Pattern, Rgb
 from .ws2812 import SpiModel
 
 TEST_COLORS: tuple[tuple[str, Rgb], ...] = (
@@ -106,7 +106,11 @@ def doctor(args: argparse.Namespace) -> int:
     live = sys.stdout.isatty() and not args.once
     board = open_device(profile, port=args.port, **overrides)
     health = SensorHealth()             # fed from the device's thread; only read here
-    board.on_snapshot(lambda snap: health.note(snap.squares, snap.time))
+
+    def note(snap: Occupancy) -> None:
+        health.note(snap.squares, snap.time)
+
+    board.on_snapshot(note)
     with board:
         link = serial_link(board)
         if link is not None:

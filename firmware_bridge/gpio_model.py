@@ -215,8 +215,8 @@ class SwitchMatrix:
         contacts = {(r, c) for r in range(self.rows) for c in range(self.cols)
                     if self.contact((r, c), sample=rows[r] == LOW)}
         if self._plain:
-            low = {c for r, c in contacts if rows[r] == LOW}
-            return [LOW if c in low else -1 for c in range(self.cols)]
+            pulled = {c for r, c in contacts if rows[r] == LOW}
+            return [LOW if c in pulled else -1 for c in range(self.cols)]
         flow = self._flow(contacts)
         r0 = self.rows
         out = []

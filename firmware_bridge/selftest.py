@@ -277,9 +277,9 @@ class _Evidence:
         """(axis, a, b) when ``x`` and ``y`` share a column (rows a, b) or a row (columns a, b)."""
         (xr, xc), (yr, yc) = self.w(x), self.w(y)
         if xc == yc:
-            return (0, *sorted((xr, yr)))
+            return (0, min(xr, yr), max(xr, yr))
         if xr == yr:
-            return (1, *sorted((xc, yc)))
+            return (1, min(xc, yc), max(xc, yc))
         return None
 
     def faults(self, cells: Sequence[Cell]) -> tuple[SensorFault, ...]:

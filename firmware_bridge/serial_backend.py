@@ -365,8 +365,9 @@ class SerialDevice(TrackedSensorSource, LedOutput):
     def _housekeeping(self, now: float) -> None:
         if self._ser is None:
             return
-        heard = self._last_valid is not None
-        quiet = now - (self._last_valid if heard else self._opened_at)
+        last = self._last_valid
+        heard = last is not None
+        quiet = now - (last if last is not None else self._opened_at)
         if self._bad_run >= self.bad_run:
             self._lost("not responding", f"{self._bad_run} bad frames in a row at {self.baud} baud "
                                          f"(wrong speed or firmware?)")
@@ -463,15 +464,17 @@ class SerialDevice(TrackedSensorSource, LedOutput):
             return
         self.stats.resyncs += 1
         self._awaiting = False
+        first = not self._synced.is_set()
+        if first:                          # said before the state it brings, so no reading outruns it
+            log.info("serial %s: connected (boot 0x%04X)", self.port, self.boot_id or 0)
+            self._set_status("connected", "")
         self._tracker.resync(msg.squares, now)
         self._last_seq = msg.event_seq
         pending, self._buffer = sorted(self._buffer, key=lambda c: c.event_seq), []
         for change in pending:
             if change.event_seq > self._last_seq:
                 self._on_change(change, now)
-        if not self._synced.is_set():
-            log.info("serial %s: connected (boot 0x%04X)", self.port, self.boot_id or 0)
-            self._set_status("connected", "")
+        if first:
             self._synced.set()
             self._tell_link(True)
             self._identify_at = now + IDENTIFY_AFTER

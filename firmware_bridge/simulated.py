@@ -89,10 +89,13 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
 
     def resize(self, rows: int, cols: int) -> None:
         """Become an empty ``rows`` x ``cols`` board (a virtual board follows the variant; a real one cannot):
-        every piece is taken off, the LEDs go dark, and listeners get the empty snapshot."""
+        every piece is taken off, the LEDs go dark, and listeners get the empty snapshot. A switch matrix is
+        replaced by a sound one of the new size (its faults belonged to the old board)."""
         if rows < 1 or cols < 1:
             raise ValueError(f"a board needs at least one row and one column, got {rows}x{cols}")
         with self._lock:
+            if self.matrix is not None and (self.matrix.rows, self.matrix.cols) != (rows, cols):
+                self.matrix, self._matrix_version = SwitchMatrix(rows, cols), -1
             self.rows, self.cols = rows, cols
             self._raw.clear()
             self._since.clear()

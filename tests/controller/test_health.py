@@ -60,7 +60,7 @@ def test_a_reed_stuck_closed_on_an_empty_square(tmp_path: Path) -> None:
         await t.set_up()
         still = t.clock.now()
         await t.wait(CHECK + 0.5)
-        assert t.ctl.state == "waiting_start"
+        assert t.ctl.turn_state == "setup"
         [text] = t.said("seems stuck closed")
         assert text.startswith("The sensor under 18 seems stuck closed")
         assert "row R3 (GPIO 12) and column C3 (GPIO 18)" in text and "`mask 18`" in text
@@ -69,14 +69,14 @@ def test_a_reed_stuck_closed_on_an_empty_square(tmp_path: Path) -> None:
         [fault] = t.session.state()["board_health"]["faults"]
         assert fault["kind"] == "stuck" and fault["squares"] == ["18"] and fault["mask"] == [[3, 3]]
         await t.send(cmd.MaskSquares(((3, 3),)))
-        assert t.ctl.state == "player_to_move" and FAULT not in await colors(t, t.sq("18"))
+        assert t.ctl.state == "person.idle" and FAULT not in await colors(t, t.sq("18"))
         await t.move("11-15")
         await t.move("22-18")                     # lands on the masked square: the board cannot see it
         assert t.session.state()["board_health"]["unseen"] == ["22-18"] and t.texts == ["11-15"]
         assert t.said("The board cannot see a piece on 18 (masked): if you put it there, confirm 22-18")
         await t.send(cmd.ConfirmMove("22-18"))
         await t.move("15x22")                     # takes the piece on 18 and lands where it can be seen
-        assert t.texts == ["11-15", "22-18", "15x22"] and t.ctl.state == "player_to_move"
+        assert t.texts == ["11-15", "22-18", "15x22"] and t.ctl.state == "person.idle"
 
     run(tmp_path, body)
 
@@ -91,7 +91,7 @@ def test_a_dead_reed_under_a_start_piece(tmp_path: Path) -> None:
         assert "row R5 (GPIO 16) and column C1 (GPIO 26)" in text
         assert FAULT in await colors(t, t.sq("9"))
         await t.send(cmd.MaskSquares(((5, 1),)))
-        assert t.ctl.state == "player_to_move"
+        assert t.ctl.state == "person.idle"
         for move in ("9-13", "22-17", "13x22"):  # the piece leaves the masked square unseen, lands seen
             await t.move(move)
         assert t.texts == ["9-13", "22-17", "13x22"]
@@ -111,7 +111,7 @@ def test_two_shorted_column_wires_at_the_set_up(tmp_path: Path) -> None:
         [fault] = t.session.state()["board_health"]["faults"]
         assert fault["mask"] == [[r, c] for r in range(8) for c in (2, 3) if (r + c) % 2]
         await t.send(cmd.MaskSquares(tuple(tuple(cell) for cell in fault["mask"])))  # type: ignore[misc]
-        assert t.ctl.state == "player_to_move"
+        assert t.ctl.state == "person.idle"
         for move in ("10-14", "23-19", "14-18", "22x15"):
             await t.move(move)
         assert t.texts == ["10-14", "23-19", "14-18", "22x15"]
@@ -143,7 +143,7 @@ def test_a_reed_that_sticks_under_a_piece_mid_game(tmp_path: Path) -> None:
         await t.send(cmd.MaskSquares(((2, 2),)))
         await t.move("15x22")                     # lands on the masked square: confirmed by hand
         await t.send(cmd.ConfirmMove("15x22"))
-        assert t.texts == ["11-15", "22-18", "15x22"] and t.ctl.state == "player_to_move"
+        assert t.texts == ["11-15", "22-18", "15x22"] and t.ctl.state == "person.idle"
 
     run(tmp_path, body)
 
@@ -186,7 +186,7 @@ def test_a_row_wire_that_breaks_mid_game(tmp_path: Path) -> None:
             assert FAULT in await colors(t, t.sq(name))
         [fault] = t.session.state()["board_health"]["faults"]
         await t.send(cmd.MaskSquares(tuple(tuple(cell) for cell in fault["mask"])))  # type: ignore[misc]
-        assert t.ctl.state == "player_to_move"
+        assert t.ctl.state == "person.idle"
         await t.move("24-19")                     # 23 and 24 could both have gone to 19: never guessed
         assert t.texts == ["11-15"] and t.session.state()["board_health"]["unseen"] == ["24-19", "23-19"]
         assert t.said("The board cannot see which piece moved (masked squares): 24-19 or 23-19? Confirm it")
@@ -212,7 +212,7 @@ def test_a_missing_diode_makes_a_ghost_that_names_it(tmp_path: Path) -> None:
         assert "row R0 (GPIO 4) and column C4 (GPIO 22)" in text
         assert FAULT in await colors(t, t.sq("21"))
         await t.send(cmd.MaskSquares(((2, 0),)))
-        assert t.ctl.state == "player_to_move"
+        assert t.ctl.state == "person.idle"
         await t.move("23-19")
         assert t.texts == ["23-19"]
 
@@ -271,7 +271,7 @@ def test_a_dead_reed_on_the_simulated_board(tmp_path: Path) -> None:
             assert text.startswith("The sensor under 9 seems dead") and "row R5 and column C1" in text
             await session.send(cmd.MaskSquares(((5, 1),)))
             await session.idle()
-            assert session.controller.state == "player_to_move"
+            assert session.controller.state == "person.idle"
 
     asyncio.run(main())
 
@@ -298,7 +298,7 @@ def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_pa
             await session.send(cmd.BoardTest("answer"))           # d4 keeps reading: go on
             await session.idle()
             assert test()["phase"] == "fill" and {sq for sq, _ in board.frame.lights} == {(0, 0)}
-            assert session.controller.state == "waiting_start"    # the game did not see the test's pieces
+            assert session.controller.turn_state == "setup"    # the game did not see the test's pieces
             await session.send(cmd.BoardTest("stop"))
             await session.idle()
             report = test()["report"]

@@ -66,7 +66,7 @@ def test_a_board_that_stops_taking_data_never_freezes_the_game(tmp_path: Path) -
             try:
                 async with Session(config, board, board, tmp_path) as session:
                     ctl = session.controller
-                    await until("the start position", lambda: ctl.state == "player_to_move")
+                    await until("the start position", lambda: ctl.state == "person.idle")
                     emu.stop_reading()
                     safety.start()
                     man = english.sq("9")
@@ -112,7 +112,7 @@ def test_a_board_at_the_wrong_speed_is_shown_not_responding_once(tmp_path: Path)
                     told = [m["text"] for m in state["messages"] if "not responding" in m["text"]]
                     assert len(told) == 1 and "serial.baud" in told[0]
                     assert "wrong speed or firmware?" in told[0]
-                    assert session.controller.state == "waiting_start" and session.controller.records == []
+                    assert session.controller.turn_state == "setup" and session.controller.records == []
             finally:
                 board.close()
 
@@ -136,7 +136,7 @@ def test_a_board_back_under_another_name_plays_on(tmp_path: Path) -> None:
             try:
                 async with Session(config, board, board, tmp_path) as session:
                     ctl = session.controller
-                    await until("the start position", lambda: ctl.state == "player_to_move")
+                    await until("the start position", lambda: ctl.state == "person.idle")
                     emu.unplug()
                     await until("the drop to be told", lambda: ctl.board_lost)
                     emu.lift(english.sq("9"))
@@ -173,7 +173,7 @@ def test_a_stuck_reed_on_a_serial_board_is_named_with_the_megas_pins(tmp_path: P
                     assert "row R3 (Mega D25) and column C3 (Mega D43)" in said()[0]
                     await session.send(cmd.MaskSquares(((3, 3),)))
                     await session.idle()
-                    assert session.controller.state == "player_to_move"
+                    assert session.controller.state == "person.idle"
             finally:
                 board.close()
 

@@ -21,13 +21,13 @@ def test_stuck_sensor_masked_a_move_confirmed_the_board_tested(pw: Playwright, t
         page.wait_for_selector("#health-faults li:has-text('The sensor under 18 seems stuck closed')")
         assert page.text_content("#health-badge") == "board: 1 problem"
         page.click("#health-faults li button.mask")
-        wait_state(page, "player_to_move")
+        wait_state(page, "person.idle")
         assert "18" in page.text_content("#health-masked-names")
         hand = live.hand
         for lift, place in (((5, 5), (4, 4)), ((2, 2), (3, 3))):   # 11-15, then 22-18 onto the masked square
             live.call(lambda lift=lift, place=place: (hand.lift(lift), hand.place(place)))
         page.click("#health-unseen button:has-text('Confirm 22-18')")
-        page.wait_for_selector("#moves li:has-text('22-18')")
+        page.wait_for_selector("#moves td:has-text('22-18')")
 
         page.click("#btn-board-test")
         page.wait_for_selector("#board-test-prompt:has-text('LED test')")
