@@ -164,6 +164,7 @@ class BoardHealth:
             if key != self._game:
                 self._game, self._epoch, self._checked, self._unseen = key, now, False, ()
                 self._still_since = max(self._still_since, now)
+                self.sensors.moved(now)
             view = self.view(now)
             if view == ctl.occupancy:
                 break
@@ -375,10 +376,6 @@ class BoardHealth:
             self.masked -= cells
             self._say(f"{self.names(cells)} {'are' if len(cells) > 1 else 'is'} read again.", "info")
         self._checked = False
-
-    def confirm(self, text: str) -> None:
-        """Commit a move the board cannot show."""
-        self.controller.confirm(text)
 
     # --- the link (serial boards) ----------------------------------------------------------------------
     def link_status(self, status: LinkStatus) -> None:

@@ -406,7 +406,7 @@ class Session:
         elif isinstance(c, cmd.MaskSquares):
             self.health.mask(c.cells, c.masked)
         elif isinstance(c, cmd.ConfirmMove):
-            self.health.confirm(c.text)
+            ctl.confirm(c.text)
         elif isinstance(c, cmd.BoardTest):
             self.health.board_test(c.action, c.text, self.clock.now())
         elif isinstance(c, cmd.Lift | cmd.Place):

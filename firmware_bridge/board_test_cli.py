@@ -16,10 +16,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from .cli import board_arguments, profile_of
 from .clock import Clock, MonotonicClock
 from .device import open_device, wire_map
 from .gpio_model import SwitchMatrix
-from .profile import Profile, ProfileError, load_profile
+from .profile import Profile
 from .selftest import BoardTest, BoardTestReport, parse_cells
 from .simulated import SimulatedDevice
 from .types import LedFrame
@@ -33,8 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("board-test", help="guided self-test of a new or repaired board: LEDs, sensors, wires",
                        description="Light each LED in turn, ask for a piece on each square, and report the "
                                    "stuck, dead, crossed, shorted and ghosting sensors and wires found.")
-    p.add_argument("--profile", default="8x8", help="profile name or TOML path (default: 8x8, simulated)")
-    p.add_argument("--port", help="serial port, overriding the profile")
+    board_arguments(p)
     p.add_argument("--pieces", type=int, help="pieces at hand (default: a draughts set for the board's size)")
     p.add_argument("--settle", type=float, default=0.5, help="seconds a reading must hold (default 0.5)")
     p.add_argument("--led-step", type=float, default=0.15, help="seconds each LED stays lit (default 0.15)")
@@ -110,10 +110,7 @@ def default_pieces(profile: Profile) -> int:
 
 def board_test(args: argparse.Namespace) -> int:
     """Run the self-test at the terminal; the report ends it (Ctrl-C: the report so far)."""
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as exc:
-        raise SystemExit(f"error: {exc}") from None
+    profile = profile_of(args)
     overrides: dict[str, Any] = {}
     if args.plant:
         if profile.backend != "simulated":

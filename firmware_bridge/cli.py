@@ -13,7 +13,7 @@ from .gpio_backend import GpioDevice
 from .gpio_model import GPIOModel, SwitchMatrix
 from .health import SensorHealth
 from .interfaces import BoardDevice
-from .profile import ProfileError, load_profile
+from .profile import Profile, ProfileError, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
 from .types import BLUE, GREEN, RED, WHITE, LedFrame, Light, Occupancy, Pattern, Rgb
@@ -23,13 +23,26 @@ TEST_COLORS: tuple[tuple[str, Rgb], ...] = (
     ("red", RED), ("green", GREEN), ("blue", BLUE), ("white", WHITE))
 
 
+def board_arguments(p: argparse.ArgumentParser) -> None:
+    """``--profile`` and ``--port``: which board a board command opens."""
+    p.add_argument("--profile", default="8x8", help="profile name or TOML path (default: 8x8, simulated)")
+    p.add_argument("--port", help="serial port, overriding the profile")
+
+
+def profile_of(args: argparse.Namespace) -> Profile:
+    """The profile ``--profile`` names, or a one-line error exit naming the file and key."""
+    try:
+        return load_profile(args.profile)
+    except ProfileError as exc:
+        raise SystemExit(f"error: {exc}") from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``doctor`` subcommand."""
     p = sub.add_parser("doctor", help="live view of the board's sensors; LED test patterns",
                        description="Show which squares read occupied, the scan rate and bounce counts; "
                                    "with --leds, light every square in turn and then each color.")
-    p.add_argument("--profile", default="8x8", help="profile name or TOML path (default: 8x8, simulated)")
-    p.add_argument("--port", help="serial port, overriding the profile")
+    board_arguments(p)
     p.add_argument("--leds", action="store_true", help="run the LED test patterns")
     p.add_argument("--step", type=float, default=0.15, help="seconds per LED test step (default 0.15)")
     p.add_argument("--stand-in", action="store_true",
@@ -93,10 +106,7 @@ def render_view(board: BoardDevice, title: str = "", health: SensorHealth | None
 
 def doctor(args: argparse.Namespace) -> int:
     """Run the doctor view (and LED test) until Ctrl-C, ``--duration`` or ``--once``."""
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as exc:
-        raise SystemExit(f"error: {exc}") from None
+    profile = profile_of(args)
     overrides: dict[str, Any] = {}
     if args.stand_in and profile.backend == "gpio":
         matrix = SwitchMatrix(profile.rows, profile.cols, diodes=profile.sensors.diodes)

@@ -234,15 +234,17 @@ class _History:
 class SensorHealth:
     """Each square's history, from the board's successive readings (any board type).
 
-    ``blip``: a change undone within this many seconds, after the square had been calm for ``calm`` seconds,
-    is a flip (a person moving pieces is never that regular); ``flips`` flips within ``window`` seconds make a
-    square chatter; a chattering square's reading is believed only once it holds ``hold`` seconds.
+    ``blip``: a change undone within this many seconds, after the square had been calm for ``calm`` seconds
+    and with no move made meanwhile (``moved``), is a flip (a person moving pieces is never that regular);
+    ``flips`` flips within ``window`` seconds make a square chatter; a chattering square's reading is believed
+    only once it holds ``hold`` seconds.
     """
 
     def __init__(self, *, blip: float = 0.25, calm: float = 0.3, flips: int = 3, window: float = 5.0,
                  hold: float = 0.6) -> None:
         self.blip, self.calm, self.flips, self.window, self.hold = blip, calm, flips, window, hold
         self._last: frozenset[Cell] = frozenset()
+        self._moved = float("-inf")
         self._history: dict[Cell, _History] = {}
         self.chattering: set[Cell] = set()
         self.chatter_count = 0
@@ -257,8 +259,8 @@ class SensorHealth:
             h = self._history.setdefault(cell, _History(cell in self._last))
             if now - h.changed >= self.hold:
                 h.held = cell in self._last          # the reading that ends now had held long enough
-            if now - h.changed <= self.blip and h.changed - h.before >= self.calm:
-                h.flips.append(now)                  # back within a blip, from a calm state: a flip
+            if now - h.changed <= self.blip and h.changed - h.before >= self.calm and self._moved < h.changed:
+                h.flips.append(now)                  # back within a blip, from a calm state, no move: a flip
                 h.held = cell in reading             # ... back to where it had been calm
             h.before, h.changed = h.changed, now
             recent = [t for t in h.flips if now - t <= self.window]
@@ -268,6 +270,10 @@ class SensorHealth:
                 started.append(cell)
         self._last = reading
         return started
+
+    def moved(self, now: float) -> None:
+        """A move was made at ``now``: a square left by it and filled by the next is play, not a flicker."""
+        self._moved = now
 
     def unchanged_since(self, when: float, cells: Iterable[Cell]) -> frozenset[Cell]:
         """The squares among ``cells`` whose reading has not changed since time ``when``."""

@@ -96,3 +96,19 @@ def test_a_square_that_keeps_flipping_back_chatters_and_is_held_at_its_settled_r
     assert health.next_deadline(frozenset()) == pytest.approx(t - 0.4 + 0.04 + 0.6)
     health.note(frozenset(), t)
     assert health.steady(frozenset(), t + 0.7) == frozenset()   # lifted for real: believed once it holds
+
+
+def test_a_square_left_by_one_move_and_filled_by_the_next_is_play_not_chatter() -> None:
+    """A fast game: the piece on e5 leaves and another lands there 0.1 s later, three times in a row. With a
+    move made in between each time, that is play; the same flickers with no move are chatter."""
+    fast, flicker = SensorHealth(), SensorHealth()
+    piece = frozenset({(4, 4)})
+    for health in (fast, flicker):
+        health.note(piece, 0.0)
+    for t in (1.0, 2.0, 3.0):
+        for health in (fast, flicker):
+            health.note(frozenset(), t)
+        fast.moved(t + 0.05)                 # the move that left e5 was committed
+        for health in (fast, flicker):
+            health.note(piece, t + 0.1)
+    assert fast.chatter_count == 0 and flicker.chatter_count == 1
