@@ -185,9 +185,10 @@ class BoardHealth:
             times.append(self._still_since + self.check_after)
         return min((t for t in times if t is not None), default=None)
 
-    def _game_key(self) -> tuple[str, int, bool]:
+    def _game_key(self) -> tuple[int, int, bool]:
+        """Changes whenever the game the board is expected to show does: a new game, a ply, a takeback."""
         ctl = self.controller
-        return ctl.game.board.fen(), len(ctl.records), ctl.turn_state == "setup"
+        return id(ctl.record), len(ctl.records), ctl.turn_state == "setup"
 
     def _unsettled(self) -> bool:
         ctl = self.controller
