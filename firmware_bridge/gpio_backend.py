@@ -135,13 +135,14 @@ class GpioDevice(TrackedSensorSource, LedOutput):
     # --- scanning -----------------------------------------------------------------------------------
     def scan_once(self) -> list[CellChange]:
         """One full scan: read, debounce, emit changes (and a snapshot after each), refresh LEDs."""
+        started = self.clock.now()
         masks = self.scanner.scan()
         if self.polarity == "open-occupied":
             full = (1 << self.cols) - 1
             masks = [~m & full for m in masks]
         now = self.clock.now()
         out = []
-        for square, occupied in self.debouncer.feed(masks, now):
+        for square, occupied in self.debouncer.feed(masks, now, started):
             change = self._tracker.apply(square, occupied, now)
             if change:
                 out.append(change)

@@ -178,9 +178,11 @@ class Debouncer:
         return (f"Debouncer({self.rows}x{self.cols}, debounce={self.debounce * 1000:g} ms, "
                 f"diodes={self.diodes}, scans={self.diag.scans})")
 
-    def feed(self, masks: Sequence[int], now: float) -> list[tuple[Cell, bool]]:
-        """One scan's raw masks (bit set = closed) at time ``now`` -> the squares whose debounced state
-        changed."""
+    def feed(self, masks: Sequence[int], now: float, started: float | None = None) -> list[tuple[Cell, bool]]:
+        """One scan's raw masks (bit set = closed), read between ``started`` and ``now`` -> the squares whose
+        debounced state changed. A reading counts from the end of the scan that first saw it to the start
+        of the one that sees it still: a scan held up half-way (a busy CPU) never stretches a flicker."""
+        began = now if started is None else started
         d = self.diag
         d.scans += 1
         if not self.diodes:
@@ -195,7 +197,7 @@ class Debouncer:
                 sq = (r, c)
                 if diff >> c & 1:
                     first = since.setdefault(sq, now)
-                    if now - first >= self.debounce - _EPSILON:
+                    if began - first >= self.debounce - _EPSILON:
                         del since[sq]
                         self._settled(sq)
                         self.stable[r] ^= 1 << c

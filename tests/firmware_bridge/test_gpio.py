@@ -289,3 +289,33 @@ def test_a_missing_diode_makes_a_ghost_across_the_rectangle_only() -> None:
     healthy.set_occupancy({(0, 5), (3, 1), (3, 5)})
     assert read_with(healthy) == {(0, 5), (3, 1), (3, 5)}
     assert "no diode (3, 5)" in repr(matrix)
+
+
+def test_a_scan_held_up_half_way_does_not_make_a_flicker_look_long() -> None:
+    """A reading counts from the end of the scan that first saw it to the start of the one that sees it
+    still. A 10 ms flicker seen by a quick scan, then by a scan whose rows were read 2 ms later but which was
+    held up 11 ms before its time was read (a busy thread), must not pass a 12 ms debounce."""
+    clock = ManualClock(0.0)
+    board, matrix, _ = rig(clock=clock, debounce=0.012)
+    matrix.place((2, 2))
+    for _ in range(4):
+        clock.advance(0.005)
+        board.scan_once()
+    matrix.lift((2, 2))                        # the flicker starts
+    clock.advance(0.001)
+    assert board.scan_once() == []             # a quick scan sees it
+    scan = board.scanner.scan
+
+    def held_up() -> list[int]:                # the rows are read now; the scan ends 11 ms later
+        masks = scan()
+        clock.advance(0.011)
+        return masks
+
+    board.scanner.scan = held_up  # type: ignore[method-assign]
+    clock.advance(0.002)
+    assert board.scan_once() == [], "2 ms of flicker taken for 13 ms"
+    board.scanner.scan = scan  # type: ignore[method-assign]
+    matrix.place((2, 2))                       # (it ended meanwhile)
+    clock.advance(0.005)
+    board.scan_once()
+    assert board.snapshot().squares == {(2, 2)} and board.diagnostics.bounces == 1
