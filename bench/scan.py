@@ -79,6 +79,10 @@ class TimedSpi(SpiModel):
         self.sent.append((time.monotonic(), list(self.colors)))
 
 
+Opening = tuple[tuple[int, int], float, float]
+"""A square's contact held open from one time to another."""
+
+
 @dataclass
 class LiveRun:
     """What one live run saw."""
@@ -86,8 +90,8 @@ class LiveRun:
     gaps: list[float] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     scans: list[tuple[float, list[int]]] = field(default_factory=list)
-    glitches: list[tuple[float, float]] = field(default_factory=list)   # (start, end) of each opening
-    lifts: list[tuple[float, float]] = field(default_factory=list)
+    glitches: list[Opening] = field(default_factory=list)
+    lifts: list[Opening] = field(default_factory=list)
     changes: list[tuple[float, tuple[int, int], bool]] = field(default_factory=list)
 
 
@@ -136,7 +140,7 @@ def live(seconds: float, busy: bool) -> LiveRun:
             for hold, seen_list in ((GLITCH, run.glitches), (LIFT, run.lifts)):
                 start = time.monotonic() + 0.002
                 matrix.openings.append((cell, start, start + hold))     # exact, whoever holds the GIL
-                seen_list.append((start, start + hold))
+                seen_list.append((cell, start, start + hold))
                 time.sleep(hold + 0.05)
             moved = time.monotonic()               # a real lift: how long until its LED shows it
             matrix.lift(cell)
@@ -153,11 +157,11 @@ def live(seconds: float, busy: bool) -> LiveRun:
     return run
 
 
-def seen(events: list[tuple[float, float]], changes: list[tuple[float, tuple[int, int], bool]]) -> int:
-    """How many of the openings ``events`` produced a debounced 'empty' change during them (or soon after:
-    the change is stamped when its scan is handled)."""
-    return sum(1 for start, end in events
-               if any(start <= t <= end + 0.04 and not occ for t, _, occ in changes))
+def seen(events: list[Opening], changes: list[tuple[float, tuple[int, int], bool]]) -> int:
+    """How many of the openings ``events`` produced a debounced 'empty' change of their square during them
+    (or soon after: the change is stamped when its scan is handled)."""
+    return sum(1 for cell, start, end in events
+               if any(sq == cell and start <= t <= end + 0.04 and not occ for t, sq, occ in changes))
 
 
 def count_rule(scans: list[tuple[float, list[int]]], n: int = 3) -> list[tuple[float, tuple[int, int], bool]]:
