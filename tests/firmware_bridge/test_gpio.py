@@ -205,9 +205,7 @@ def test_a_catch_up_burst_of_scans_does_not_let_a_glitch_through() -> None:
     clock = ManualClock(0.0)
     board, matrix, _ = rig(clock=clock, debounce=0.012)
     matrix.place((3, 3))
-    for _ in range(4):
-        clock.advance(0.005)
-        board.scan_once()
+    scans(board, 4)
     assert board.snapshot().squares == {(3, 3)}
     matrix.lift((3, 3))                 # a 10 ms glitch, seen only by a burst of scans after a stall
     clock.advance(0.004)
@@ -298,9 +296,7 @@ def test_a_scan_held_up_half_way_does_not_make_a_flicker_look_long() -> None:
     clock = ManualClock(0.0)
     board, matrix, _ = rig(clock=clock, debounce=0.012)
     matrix.place((2, 2))
-    for _ in range(4):
-        clock.advance(0.005)
-        board.scan_once()
+    scans(board, 4)
     matrix.lift((2, 2))                        # the flicker starts
     clock.advance(0.001)
     assert board.scan_once() == []             # a quick scan sees it
