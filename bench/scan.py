@@ -4,11 +4,12 @@ Run: ``./dev bench scan`` or ``.venv/bin/python bench/scan.py [--scans N] [--liv
 
 1. CPU per scan (target < 2 ms, scan + debounce) against the peer ``naive_scan``, which sets up, drives and
    releases a row for every single switch. The stand-in's electrical model is in both figures.
-2. The scan thread (200 scans/s, 15 ms debounce, 8x8) running for ``--live`` seconds, quiet and then beside
-   one busy pure-Python thread (the peer is the quiet run): the gap between scans and the time from a magnet
-   moving to the LED frame that shows it (a listener lights the changed square, as the controller would),
-   p50/p99; and 10 ms glitches and 20 ms lifts, counted as the time-based debounce saw them and as a
-   count-of-scans debounce (3 equal scans, the old rule) would have seen the same recorded scans.
+2. The scan thread (200 scans/s, the profiles' 12 ms debounce, 8x8) running for ``--live`` seconds, quiet
+   and then beside one busy pure-Python thread (the peer is the quiet run): the gap between scans and the
+   time from a magnet moving to the LED frame that shows it (a listener lights the changed square, as the
+   controller would), p50/p99; and 10 ms glitches and 20 ms lifts, counted as the time-based debounce saw
+   them and as a count-of-scans debounce (3 equal scans, the old rule) would have seen the same recorded
+   scans. The figures depend on the machine's load: a scan held up inside a 20 ms lift can lose it.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ class SensorSettings:
     polarity: str = "closed-occupied"
     debounce_ms: float = 12.0
     """How long a square's new reading must hold, measured on the clock (not in scans): 12 ms never lets a
-    10 ms flicker through, whatever the scan rhythm, and sees a 20 ms lift with scans up to 8 ms apart."""
+    10 ms flicker through, whatever the scan rhythm, and sees every 20 ms lift while the scans keep 5 ms
+    apart (200 scans/s) and each takes under 3 ms; a scan held up inside the lift can lose it."""
     scan_hz: float = 200.0
     diodes: bool = True
     idle_rows: str = "input"

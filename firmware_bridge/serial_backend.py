@@ -267,9 +267,7 @@ class SerialDevice(TrackedSensorSource, LedOutput):
         """Open our port, or find the board under another name; True when a port is open."""
         ser = self._open_port(self.port)
         if ser is None:
-            if self._status.state == "connecting" and self._status.reason == "looking for the board":
-                pass
-            elif self._status.state == "connected":
+            if self._status.state == "connected":
                 self._set_status("disconnected", f"{self.port} is gone")
             ser = self._search()
             if ser is None:
@@ -394,6 +392,7 @@ class SerialDevice(TrackedSensorSource, LedOutput):
                 self._led_seq = None
                 self._led_dirty = True
                 self._cv.notify()
+
     # --- messages -----------------------------------------------------------------------------------
     def _handle(self, frame_seq: int, msg: p.Message, now: float) -> None:
         if isinstance(msg, p.Change):
