@@ -4,9 +4,10 @@
 ``CommandError`` (a ValueError) naming the field and what was expected.
 Additions to the contract: ``ChooseMove(text)`` picks one of several candidate moves the board could not
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
-PDN file (the game library's directory); ``MaskSquares(cells, masked)`` stops (or resumes) believing the
-sensors of broken squares; ``ConfirmMove(text)`` commits a move the board cannot show; ``BoardTest(action,
-text)`` starts, answers or stops the board's guided self-test.
+PDN file (the game library's directory); ``SetBroadcast`` moves a broadcasting board to another event, round,
+board number or players; ``MaskSquares(cells, masked)`` stops (or resumes) believing the sensors of broken
+squares; ``ConfirmMove(text)`` commits a move the board cannot show; ``BoardTest(action, text)`` starts,
+answers or stops the board's guided self-test.
 ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
 ``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from .broadcast.place import BroadcastPlace
 from .clocks import TimeControl
 
 
@@ -263,6 +265,34 @@ class ChooseMove(Command):
 
 
 @dataclass(frozen=True)
+class SetBroadcast(Command):
+    """Where the board stands in the hall and who plays at it (when the board broadcasts its games)."""
+
+    kind: ClassVar[str] = "set_broadcast"
+    title: ClassVar[str] = "Broadcast"
+    labels: ClassVar[dict[str, str]] = {"event": "event", "round": "round", "board": "board number",
+                                        "white": "White's name", "black": "Black's name"}
+    event: str = ""
+    round: str = ""
+    board: str = ""
+    white: str = ""
+    black: str = ""
+
+    def __post_init__(self) -> None:
+        for name in self.labels:
+            self._check_type(name, str)
+        try:
+            self.place()
+        except ValueError as exc:
+            raise CommandError(f"{self.title}: {exc}") from None
+
+    def place(self) -> BroadcastPlace:
+        """The place this command sets."""
+        return BroadcastPlace(self.event.strip(), self.round.strip(), self.board.strip(), self.white.strip(),
+                              self.black.strip())
+
+
+@dataclass(frozen=True)
 class MaskSquares(Command):
     """Stop believing the sensors of ``cells`` (``[[row, col], ...]``): the game is trusted for them;
     ``masked=False`` believes them again."""
@@ -382,5 +412,5 @@ class Outcome:
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
-                              SavePdn, Lift, Place, MaskSquares, ConfirmMove, BoardTest)
+                              SetBroadcast, SavePdn, Lift, Place, MaskSquares, ConfirmMove, BoardTest)
 }
