@@ -165,8 +165,8 @@ class GpioDevice(TrackedSensorSource, LedOutput):
                 self.scans_per_second = window_scans / (now - window_start)
                 window_start, window_scans = now, 0
             next_at += period
-            if next_at < now:                    # fell behind (a busy CPU): skip, never scan in a burst
-                next_at = now
+            if next_at < now:                    # fell behind (a busy CPU): skip, never scan in a burst (a
+                next_at = now + period           # scan straight after a late one would read the same instant)
             wait.wait(max(0.0, next_at - now))
 
     # --- SensorSource / LedOutput -------------------------------------------------------------------
