@@ -241,6 +241,24 @@ def test_emulator_answers_bad_frames_with_error(tmp_path: Path) -> None:
             port.close()
 
 
+def test_emulator_signals_the_first_led_frame_and_forgets_it_on_reset(tmp_path: Path) -> None:
+    """Tests wait on `wait_for_leds` (not on a polling loop) for the host's first frame to reach the MCU."""
+    import serial
+
+    from firmware_bridge import protocol as p
+
+    with BoardEmulator(2, 2, link=str(tmp_path / "tty")) as emu:
+        port = serial.Serial(emu.port, 115200, timeout=0.05)
+        try:
+            assert not emu.wait_for_leds(0)
+            port.write(p.encode(p.LedFrameMsg(2, 2, 10, (p.LedCell(),) * 4), 1))
+            assert emu.wait_for_leds(TIMEOUT) and emu.leds is not None
+            emu.reset()  # LEDs dark: nothing shown until the host sends a frame again
+            assert not emu.wait_for_leds(0) and emu.leds is None
+        finally:
+            port.close()
+
+
 def test_a_write_that_does_not_complete_is_a_link_fault_and_the_newest_frame_is_sent(tmp_path: Path) -> None:
     """The MCU stops reading: ``show()`` only keeps the newest frame (it never waits on the port), the write
     that cannot complete times out, the link is "not responding" and reconnects; the newest frame is shown."""
