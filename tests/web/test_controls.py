@@ -214,6 +214,8 @@ def test_the_computers_moves_play_themselves_on_the_virtual_board(pw: Playwright
         live.play("22-18" if "22-18" in live.state()["legal_moves"] else live.state()["legal_moves"][0])
         wait_state(page, "computer.showing", timeout=30_000)   # now it waits for a hand on the board
         assert len(live.state()["moves"]) == 2
+
+
 def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: Path) -> None:
     """The form offers the DXP engine of the config (here `dboard dxp --listen`), which then plays White."""
     command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--listen", "0", "--level", "1",
@@ -237,3 +239,25 @@ def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: P
     finally:
         follower.kill()
         follower.wait()
+
+
+def test_the_start_position_set_up_early_asks_on_the_page(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 23: the start position set up after a few plies asks: new game, or take the moves back?"""
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
+            browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#btn-arrange")
+        wait_state(page, "person.idle")
+        assert not page.is_visible("#start-question")
+        live.play("9-13")
+        live.play("22-18")
+        assert live.session is not None
+        start = live.session.controller.start_occupancy
+        live.call(lambda: live.hand.set_occupancy(start))
+        page.wait_for_selector("#start-question:not([hidden])")
+        assert page.text_content("#btn-start-takeback") == "Take back 2 plies"
+        assert page.is_visible("#start-question button[data-choice='new_game']")
+        page.click("#btn-start-takeback")
+        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 0")
+        wait_state(page, "person.idle")
+        assert not page.is_visible("#start-question") and "Took back 2 plies" in page.text_content("#messages")
