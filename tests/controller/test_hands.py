@@ -17,7 +17,8 @@ from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
 
 T = TypeVar("T")
-VARIANTS = ["english", "international", "russian", "italian", "turkish", "spanish", "brazilian", "czech", "thai"]
+VARIANTS = ["english", "international", "russian", "italian", "turkish", "spanish", "brazilian", "czech",
+            "thai"]
 
 
 class DrawChooser:
@@ -36,7 +37,8 @@ class DrawChooser:
         return round(self.data.draw(st.floats(low, high)), 3)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(variant=st.sampled_from(VARIANTS), kings=st.booleans(), seed=st.integers(0, 10_000),
        debounce=st.sampled_from([0.0, 0.004, 0.03]), data=st.data())
 def test_the_storm_never_records_a_move_not_meant(variant: str, kings: bool, seed: int, debounce: float,

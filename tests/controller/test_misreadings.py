@@ -1,5 +1,5 @@
-"""Each way the board misread a move (issue 23) as a sensor log in tests/data/sensor-logs/, replayed through the
-controller in every variant it applies to: what must be recorded, said and lit now."""
+"""Each way the board misread a move (issue 23), as a sensor log in tests/data/sensor-logs/ replayed through
+the controller in every variant it applies to: what must be recorded, said and lit now."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_not_your_turn_is_said_and_lit_at_once(variant: str, lifted: str, move: 
     log = read_log(LOGS / "not-your-turn" / f"{variant}.jsonl")
     lifted_at = next(e.t for e in log.entries if e.kind == "occupancy" and e.data[1]) - log.start
     warnings = [(at, text) for at, level, text in result.said if level == "warning"]
-    assert warnings and warnings[0][0] - lifted_at < 0.01, "said as the lift is seen, not after the grace time"
+    assert warnings and warnings[0][0] - lifted_at < 0.01, "said as the lift is seen, not after the grace"
     assert warnings[0][1].startswith("Not your turn") and f"back on {lifted}" in warnings[0][1]
     frames = [frame for at, frame in result.frames if lifted_at <= at < lifted_at + 0.5]
     assert frames and lit(frames[0], result.map)[lifted] == ("red", "fast")
@@ -145,5 +145,5 @@ def test_start_position_early_in_a_game_asks(variant: str, answer: str) -> None:
 # 7c. a capture the rules outrank, stopped on its first landing square: the refusal gives the real reason
 def test_refusal_of_an_outranked_capture_names_the_rule() -> None:
     result = replayed("refusal-reason", "italian")
-    assert result.refusals == ["8x15 is not a legal move: the capture taking the most pieces is compulsory: 7x30 "
-                               "(maximum capture)"]
+    assert result.refusals == ["8x15 is not a legal move: the capture taking the most pieces is compulsory: "
+                               "7x30 (maximum capture)"]

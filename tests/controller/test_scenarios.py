@@ -646,7 +646,7 @@ def test_passing_an_earlier_position_by_chance_takes_nothing_back() -> None:
     r.move("9-13")
     r.move("22-18")
     r.do("lift 18, place 22")   # white's move undone for a moment...
-    r.do("lift 1")              # ...then black's hand: no move from there explains it, not a takeback after all
+    r.do("lift 1")              # ...then black's hand: no move from there explains it, so no takeback
     assert r.texts == ["9-13", "22-18"] and "Took back" not in r.messages()
     r.do("place 1, lift 22, place 18")
     assert r.texts == ["9-13", "22-18"] and r.state == "person.idle"
@@ -681,7 +681,8 @@ def test_lifting_a_piece_on_the_computers_turn_is_not_your_turn() -> None:
     r = Rig("international", human_color="white", opponent="engine")
     r.move("32-28")
     r.do("lift 31")
-    assert r.ctl.alert["text"] == "Not your turn: the computer (black) is to move. Put the white piece back on 31."
+    assert r.ctl.alert["text"] == ("Not your turn: the computer (black) is to move. "
+                                   "Put the white piece back on 31.")
     assert r.lit()["31"] == Light(RED, Pattern.FAST_BLINK)
     r.do("place 31")
     assert r.ctl.alert is None

@@ -260,4 +260,5 @@ def test_the_start_position_set_up_early_asks_on_the_page(pw: Playwright, tmp_pa
         page.click("#btn-start-takeback")
         page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 0")
         wait_state(page, "person.idle")
-        assert not page.is_visible("#start-question") and "Took back 2 plies" in page.text_content("#messages")
+        assert not page.is_visible("#start-question")
+        assert "Took back 2 plies" in page.text_content("#messages")
