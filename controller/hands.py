@@ -339,7 +339,7 @@ class _Gesture:
         if not after.shapes or len(self.exp.by_result[intended.result]) > 1:
             return None   # no reply, or the board must first ask which move was meant
         answer = self.choose.pick(after.shapes)
-        self.pause(0.0, 1.5)
+        self.pause(0.1, 1.5)   # a hand reacts: not in the same instant the mover lets go
         self.lift(answer.origin)
         self.pause(0.05, 0.6)
         for sq in answer.captures:

@@ -27,6 +27,7 @@ from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board, Color, Game, Illegal, IllegalMoveError, InvalidSquareError, Move, Variant
 
+from . import commands as cmd
 from . import events as ev
 from . import states
 from .clocks import GameClocks
@@ -460,6 +461,7 @@ class Controller:
             return
         if reading.kind == "none":
             if not self._amending(now):
+                self._not_your_turn(reading)
                 self._unmatched(reading, now)
             return
         turn.grace_at = None
@@ -544,6 +546,7 @@ class Controller:
             to_empty, to_fill = self._sync_diff()
             self._display(self.hints.computer_fix(shape, to_empty, to_fill))
             return
+        self._not_your_turn(reading)
         self._unmatched(reading, now)
 
     def _board_out_of_sync(self, now: float) -> None:
@@ -568,8 +571,9 @@ class Controller:
         self._unmatched(reading, now)
 
     def _board_after_game(self, now: float) -> None:
-        """After the end: an earlier position set up again takes moves back; the start position restarts."""
-        if not self._restored_then_played(now):
+        """After the end: the last move may still be amended (a king sliding on to the square meant); an
+        earlier position set up again takes moves back; the start position restarts."""
+        if not self._restored_then_played(now) and not self._amending(now):
             self._physical_command(now, allow_restart=True)
 
     # --- helpers of the readers -------------------------------------------------------------------------
@@ -660,9 +664,10 @@ class Controller:
             return False   # a restored position is a takeback (_physical_command)
         turn.grace_at = None
         if self.config.touch_move:
-            if reading.kind != "partial":
-                self._warn(f"Touch-move: {previous.shape.text} stands: put the piece back on "
-                           f"{self.map.name(previous.shape.target)}.")
+            text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
+                    f"{self.map.name(previous.shape.target)}.")
+            if reading.kind != "partial" and (self.alert is None or self.alert["text"] != text):
+                self._warn(text)
             to_empty, to_fill = self._sync_diff()
             self._display(self.hints.sync(to_empty, to_fill))
             return True
@@ -670,10 +675,7 @@ class Controller:
             self.alert = None
             self._display(self._progress_frame(reading, previous.exp))
             return True
-        touched = previous.touched | turn.touched
-        self._takeback(1, physical=True, amending=previous.shape.text)
-        self.turn.touched |= touched
-        self._reread()
+        self._takeback(1, physical=True, amended=previous)
         return True
 
     def _restored_then_played(self, now: float) -> bool:
@@ -692,7 +694,6 @@ class Controller:
         if Expectation(board, self.map).read(self.played).kind == "none":
             return False
         self._takeback(plies, physical=True)
-        self._reread()
         return True
 
     def _physical_command(self, now: float, allow_restart: bool) -> bool:
@@ -721,7 +722,7 @@ class Controller:
         self._warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
                    f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
                    f"takes them back.")
-        if self.turn_state != "out_of_sync":
+        if self._can("lose_sync"):
             self.lose_sync()
         self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
 
@@ -735,7 +736,6 @@ class Controller:
             return True
         if Expectation(self.record.start_board(), self.map).read(self.played).kind != "none":
             self._takeback(plies, physical=True)
-            self._reread()
             return True
         self.turn.start_question = None
         self.alert = None
@@ -750,7 +750,6 @@ class Controller:
             self.new_game()
         elif choice == "takeback":
             self._takeback(plies, physical=True)
-            self._reread()
         else:
             raise ValueError(f"the start position is answered by new_game or takeback, not {choice!r}")
 
@@ -759,8 +758,6 @@ class Controller:
         sync."""
         if self._physical_command(now, allow_restart=False):
             return
-        if self.turn_state in ("person", "computer"):
-            self._not_your_turn(reading)
         if not self.computer_to_move() and not self.missed_info:
             self._check_refusal(reading, now)
             if len(reading.removed) == 1 and not reading.added and self.exp.own(next(iter(reading.removed))):
@@ -1035,15 +1032,19 @@ class Controller:
             self.say(f"Huff: take the piece on {self.map.name(huffed)} off the board.")
 
     # --- takeback, end --------------------------------------------------------------------------------
-    def _takeback(self, plies: int, physical: bool, amending: str | None = None) -> None:
-        """Take ``plies`` plies back (``amending``: the last move, to be replaced by the one on the board)."""
-        if not self.config.takeback and amending is None:
+    def _takeback(self, plies: int, physical: bool, amended: _Previous | None = None) -> None:
+        """Take ``plies`` plies back, then read the board again (``amended``: the last move, to be replaced by
+        the one on the board, read with the squares touched making both)."""
+        if not self.config.takeback and amended is None:
             raise ValueError("takeback is disabled in the settings")
+        touched = self.turn.touched
         plies = self.record.take_back(plies)
         self.history = self.history[:len(self.records) + 1]
         self._new_turn(restore=not physical)
-        self.turn.amending = amending
-        if amending is None:
+        if amended is not None:
+            self.turn.amending = amended.shape.text
+            self.turn.touched |= amended.touched | touched
+        else:
             self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
                      + ("." if physical else ": put the pieces back as the LEDs show."))
         already_out = self.turn_state == "out_of_sync"
@@ -1145,6 +1146,31 @@ class Controller:
             self._finish(outcome.result, outcome.reason)
         else:
             self.say(f"{color} declines the draw.")
+
+    def command(self, c: cmd.Command) -> bool:
+        """Carry out a command the game itself answers (takeback, resign, draws, teaching, the answers to a
+        missed capture, the start position or an ambiguous board); False for one that is not the game's."""
+        if isinstance(c, cmd.Takeback):
+            self.takeback(c.plies)
+        elif isinstance(c, cmd.Resign):
+            self.resign(c.color)
+        elif isinstance(c, cmd.OfferDraw):
+            self.offer_draw(c.color)
+        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
+            self.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
+        elif isinstance(c, cmd.ClaimDraw):
+            self.claim_draw(c.color)
+        elif isinstance(c, cmd.SetTeaching):
+            self.set_teaching(c.on)
+        elif isinstance(c, cmd.MissedCaptureChoice):
+            self.missed_choice(c.choice)
+        elif isinstance(c, cmd.StartPositionChoice):
+            self.start_position_choice(c.choice)
+        elif isinstance(c, cmd.ChooseMove):
+            self.choose(c.text)
+        else:
+            return False
+        return True
 
     def set_teaching(self, on: bool) -> None:
         """Turn teaching mode (whole capture paths, rule names in refusals) on or off."""

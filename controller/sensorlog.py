@@ -232,8 +232,8 @@ class Replay:
         return f"Replay({self.variant}, moves={self.moves}, state={self.state})"
 
 
-def _apply_command(ctl: Controller, command: cmd.Command, occupancy: frozenset[Cell]) -> bool:
-    """Give the controller a logged command as the Session does (False: it only changes the page)."""
+def _apply_command(ctl: Controller, command: cmd.Command, occupancy: frozenset[Cell]) -> None:
+    """Give the controller a logged command as the Session does (the page's own commands change nothing)."""
     if isinstance(command, cmd.NewGame):
         s = ctl.settings
         ctl.new_game(GameSettings(command.variant, command.human_color, command.opponent, command.level,
@@ -241,27 +241,8 @@ def _apply_command(ctl: Controller, command: cmd.Command, occupancy: frozenset[C
         ctl.snapshot(occupancy)
     elif isinstance(command, cmd.SetupPosition):
         ctl.new_game(GameSettings(**{**ctl.settings.to_json(), "fen": command.fen}))
-    elif isinstance(command, cmd.Takeback):
-        ctl.takeback(command.plies)
-    elif isinstance(command, cmd.ChooseMove):
-        ctl.choose(command.text)
-    elif isinstance(command, cmd.MissedCaptureChoice):
-        ctl.missed_choice(command.choice)
-    elif isinstance(command, cmd.StartPositionChoice):
-        ctl.start_position_choice(command.choice)
-    elif isinstance(command, cmd.Resign):
-        ctl.resign(command.color)
-    elif isinstance(command, cmd.ClaimDraw):
-        ctl.claim_draw(command.color)
-    elif isinstance(command, cmd.OfferDraw):
-        ctl.offer_draw(command.color)
-    elif isinstance(command, cmd.AcceptDraw | cmd.DeclineDraw):
-        ctl.answer_draw(command.color, isinstance(command, cmd.AcceptDraw))
-    elif isinstance(command, cmd.SetTeaching):
-        ctl.set_teaching(command.on)
     else:
-        return False
-    return True
+        ctl.command(command)
 
 
 def _run_timers(ctl: Controller, clock: ManualClock, until: float) -> None:

@@ -360,7 +360,10 @@ class Session:
 
     def _command(self, c: cmd.Command) -> None:
         ctl = self.controller
-        if isinstance(c, cmd.NewGame):
+        if ctl.command(c):   # the game's own commands (takeback, resign, draws, answers)
+            if isinstance(c, cmd.OfferDraw):
+                self._answer_for_the_computer(c.color)
+        elif isinstance(c, cmd.NewGame):
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
@@ -379,31 +382,12 @@ class Session:
             if path is None:
                 raise ValueError("there is no data directory to save the game in")
             ctl.say(f"The game so far is saved in the library as {path.name}.")
-        elif isinstance(c, cmd.Takeback):
-            ctl.takeback(c.plies)
-        elif isinstance(c, cmd.Resign):
-            ctl.resign(c.color)
-        elif isinstance(c, cmd.OfferDraw):
-            ctl.offer_draw(c.color)
-            self._answer_for_the_computer(c.color)
-        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
-            ctl.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
-        elif isinstance(c, cmd.ClaimDraw):
-            ctl.claim_draw(c.color)
         elif isinstance(c, cmd.Hint):
             self._hint()
         elif isinstance(c, cmd.SetAutoComputer):
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
             self.auto_computer = c.on
-        elif isinstance(c, cmd.SetTeaching):
-            ctl.set_teaching(c.on)
-        elif isinstance(c, cmd.MissedCaptureChoice):
-            ctl.missed_choice(c.choice)
-        elif isinstance(c, cmd.StartPositionChoice):
-            ctl.start_position_choice(c.choice)
-        elif isinstance(c, cmd.ChooseMove):
-            ctl.choose(c.text)
         elif isinstance(c, cmd.Lift | cmd.Place):
             board = self.sensors
             if not hasattr(board, "lift"):

@@ -686,3 +686,12 @@ def test_lifting_a_piece_on_the_computers_turn_is_not_your_turn() -> None:
     assert r.lit()["31"] == Light(RED, Pattern.FAST_BLINK)
     r.do("place 31")
     assert r.ctl.alert is None
+
+
+def test_the_last_move_of_a_game_can_be_amended_too() -> None:
+    r = Rig("russian", fen="W:WKa1:Bc3")   # a1 takes c3 and lands anywhere from d4 to h8: the game is won
+    r.do("lift a1, lift c3, place d4, wait 1.5")
+    assert r.texts == ["a1:d4"] and r.state == "game_over"
+    r.do("lift d4, place f6, wait 1.1")   # f6 is on the king's line too: it settles as long
+    assert r.texts == ["a1:f6"] and r.state == "game_over"
+    assert "Amended: a1:f6, not a1:d4." in r.messages() and len(r.of(ev.GameOver)) == 2
