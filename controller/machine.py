@@ -710,10 +710,14 @@ class Controller:
             return True
         if self.config.takeback and plies:
             for k in range(1, min(plies, 20) + 1):
-                if self.history[-1 - k] == occ:
+                if self.history[-1 - k] != occ:
+                    continue
+                if k == 1 and self.turn.previous is not None:
+                    self._takeback(1, physical=True)   # the mover undid his move before anyone touched
+                else:
                     self.turn.restored = k
                     self._arm("takeback", now, k)
-                    return True
+                return True
         return False
 
     def _ask_start(self, plies: int) -> None:
@@ -728,13 +732,14 @@ class Controller:
 
     def _asking_start(self, now: float) -> bool:
         """While the start-position question stands: the board still shows it, or a move from it begins (a
-        takeback); any other board drops the question."""
+        takeback); the game's own position again, or any other board, drops the question."""
         plies = self.turn.start_question
         assert plies is not None
         if self.played == self.start_occupancy:
             self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
             return True
-        if Expectation(self.record.start_board(), self.map).read(self.played).kind != "none":
+        if self.played != self.exp.base and Expectation(self.record.start_board(), self.map).read(
+                self.played).kind != "none":
             self._takeback(plies, physical=True)
             return True
         self.turn.start_question = None

@@ -492,7 +492,9 @@ def test_two_moves_with_the_same_result_are_told_apart_by_touch_or_asked() -> No
     assert set(r.lit()) >= {"31", "35"}
     assert "or" in r.messages().splitlines()[-1]
     r.ctl.choose(b.text)
-    assert r.texts == [b.text]
+    assert [e.text for e in r.of(ev.MoveCommitted)] == [b.text]
+    # this board never showed the move chosen: it shows the position before it, so the move is undone
+    assert r.texts == [] and r.messages().splitlines()[-1] == "Took back 1 ply."
 
 
 def test_teaching_mode_shows_the_whole_compulsory_capture_path() -> None:
@@ -634,10 +636,20 @@ def test_strict_touch_move_says_the_move_stands() -> None:
     assert r.texts == ["9-13"] and r.ctl.alert is None and r.state == "person.idle"
 
 
+def test_the_mover_putting_his_piece_back_takes_the_move_back_at_once() -> None:
+    r = Rig("international")
+    r.move("32-28")
+    r.do("lift 28, place 32")
+    assert r.texts == [] and r.messages().splitlines()[-1] == "Took back 1 ply."
+
+
 def test_restoring_the_position_then_playing_at_once_is_a_takeback() -> None:
     r = Rig("international")
     r.move("32-28")
-    r.do("lift 28, place 32, lift 33, place 29")   # no pause after putting it back
+    r.do("lift 19, wait 0.4, place 19")   # black touched: no amending, but a takeback by restoring
+    r.do("lift 28, place 32")
+    assert r.texts == ["32-28"], "the position before it, for a moment only so far"
+    r.do("lift 33, place 29")   # no pause after putting it back: what follows is legal from there
     assert r.texts == ["33-29"] and "Took back 1 ply" in r.messages()
 
 
@@ -645,6 +657,7 @@ def test_passing_an_earlier_position_by_chance_takes_nothing_back() -> None:
     r = Rig("english")
     r.move("9-13")
     r.move("22-18")
+    r.do("lift 1, wait 0.4, place 1")   # black touched the board: 22-18 can no longer be amended
     r.do("lift 18, place 22")   # white's move undone for a moment...
     r.do("lift 1")              # ...then black's hand: no move from there explains it, so no takeback
     assert r.texts == ["9-13", "22-18"] and "Took back" not in r.messages()

@@ -359,7 +359,7 @@ def test_ambiguity_asks_and_touch_decides(variant: str) -> None:
     assert r.lit() == dict.fromkeys(names, Light(CYAN, FAST))
     assert f"{a.text} or {b.text}" in r.messages()
     r.ctl.choose(b.text)
-    assert r.texts == [b.text]
+    assert [e.text for e in r.of(ev.MoveCommitted)] == [b.text]
     r.do(f"lift {sq['man']}, place {r.ctl.map.name(b.target)}, wait 0.5")  # the board catches up
     assert r.texts == [b.text] and r.state == "person.idle"
 
@@ -530,9 +530,9 @@ def test_takeback_by_restoring_the_position_before_a_capture(variant: str) -> No
     (text,) = POSITIONS[variant]["multi"].moves
     r.move(text)
     assert r.texts == [text]
-    r.do(f"lift {sq['target']}, place {sq['caps'][1]}, place {sq['man']}, place {sq['caps'][0]}")
-    assert r.texts == [text], "taken back before the settle time"
-    r.wait(0.35)
+    r.do(f"lift {sq['target']}, place {sq['caps'][1]}, place {sq['man']}")
+    assert r.texts == [text], "not all restored yet"
+    r.do(f"place {sq['caps'][0]}")   # nobody touched the board since: the mover's own takeback, at once
     assert r.texts == [] and r.ctl.game.board.fen() == fen and r.state == "person.idle"
     assert "Took back 1 ply" in r.messages()
 
