@@ -330,19 +330,16 @@ _COLOR_NAMES: dict[Rgb, str] = {getattr(colors, name): name.lower() for name in
 _PATTERN_NAMES = {Pattern.ON: "on", Pattern.SLOW_BLINK: "slow", Pattern.FAST_BLINK: "fast"}
 
 
-def describe_frame(frame: LedFrame | None, squares: BoardMap) -> str:
-    """An LED frame in words, square by square: ``13 red fast, 9 white slow`` (``dark``: nothing lit)."""
-    if frame is None or not frame.lights:
-        return "dark"
-    return ", ".join(f"{squares.name(cell)} {_COLOR_NAMES.get(light.rgb, str(light.rgb))} "
-                     f"{_PATTERN_NAMES.get(light.pattern, light.pattern.name.lower())}"
-                     for cell, light in frame.lights)
-
-
 def lit(frame: LedFrame | None, squares: BoardMap) -> dict[str, tuple[str, str]]:
-    """The lit squares by name -> (color, pattern) words."""
+    """The lit squares by name -> (color, pattern) in words: ``{"13": ("red", "fast")}``."""
     if frame is None:
         return {}
     return {squares.name(cell): (_COLOR_NAMES.get(light.rgb, str(light.rgb)),
                                  _PATTERN_NAMES.get(light.pattern, light.pattern.name.lower()))
             for cell, light in frame.lights}
+
+
+def describe_frame(frame: LedFrame | None, squares: BoardMap) -> str:
+    """An LED frame in words, square by square: ``13 red fast, 9 white slow`` (``dark``: nothing lit)."""
+    lights = lit(frame, squares)
+    return ", ".join(f"{name} {color} {pattern}" for name, (color, pattern) in lights.items()) or "dark"
