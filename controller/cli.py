@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.ratings_cli",
     "controller.journal_cli",
     "controller.replay_cli",
+    "hall.cli",
 )
 
 

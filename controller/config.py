@@ -90,6 +90,36 @@ class Config:
     """Seconds an external engine may take beyond its move time before the built-in engine takes over."""
     player: str = "player"
     """The local player profile whose rating a game against the built-in engine updates."""
+    broadcast: bool = False
+    """Publish the game to a tournament hall's MQTT broker (``dboard hall`` shows it; off at home)."""
+    broadcast_broker: str = "localhost:1883"
+    """The hall's broker: HOST, HOST:PORT, or mqtts://HOST:PORT for TLS."""
+    broadcast_user: str = ""
+    """This board's user name at the broker (the hall's ACL lets it publish only under its own board)."""
+    broadcast_password: str = ""
+    """This board's password at the broker."""
+    broadcast_tls: bool = False
+    """Connect to the broker over TLS."""
+    broadcast_ca: str = ""
+    """CA certificate file of the broker's TLS certificate (empty: the system's CAs)."""
+    broadcast_protocol: str = "5"
+    """MQTT protocol version: 5 or 3.1.1."""
+    broadcast_prefix: str = "dboard"
+    """First topic level(s): the board publishes under PREFIX/EVENT/ROUND/BOARD/."""
+    broadcast_event: str = "event"
+    """The event's short name (a topic level: no / + #)."""
+    broadcast_round: str = "1"
+    """The round this board's game belongs to."""
+    broadcast_board: str = "1"
+    """The board's number in the hall."""
+    broadcast_white: str = ""
+    """White's name for the broadcast (the arbiter's pairings win in the hall)."""
+    broadcast_black: str = ""
+    """Black's name for the broadcast."""
+    broadcast_site: str = ""
+    """The PDN Site of the broadcast games (the hall's own site when empty)."""
+    broadcast_heartbeat: float = 10.0
+    """Seconds between the board's "I am here" messages (the hall flags a board silent after three)."""
 
     def __post_init__(self) -> None:
         _check_range("level", self.level, 1, 10)
@@ -113,6 +143,17 @@ class Config:
         if self.token and len(self.token) < MIN_TOKEN:
             raise ConfigError(f"token: must be at least {MIN_TOKEN} characters long, got {len(self.token)} "
                               f"(leave it empty to have one generated)")
+        _check_range("broadcast_heartbeat", self.broadcast_heartbeat, 0.1, 3600.0)
+        if self.broadcast:
+            from .broadcast.client import BrokerSettings
+            from .broadcast.wire import BoardTopic
+
+            try:
+                BrokerSettings.parse(self.broadcast_broker, protocol=self.broadcast_protocol)
+                BoardTopic(self.broadcast_prefix, self.broadcast_event, self.broadcast_round,
+                           self.broadcast_board)
+            except ValueError as exc:
+                raise ConfigError(f"broadcast: {exc}") from None
 
     @property
     def data_path(self) -> Path:

@@ -31,6 +31,7 @@ from rules import get_variant
 from . import commands as cmd
 from . import config as config_module
 from . import events as ev
+from .broadcast import broadcasting
 from .config import Config
 from .datadir import DataDirBusy, DataDirLock, holder
 from .sensorlog import SensorLogWriter
@@ -340,7 +341,7 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
 
 async def _run_session(session: Session, board: SimulatedDevice | None, config: Config,
                        lines: Iterable[str] | None, web: bool) -> int:
-    async with session:
+    async with session, broadcasting(session, config):
         for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
             print(f"[{message['level']}] {message['text']}")
         printer = asyncio.create_task(_printer(session))

@@ -15,9 +15,11 @@ ALLOWED = {
     "engine": {"rules"},
     "controller": {"rules", "firmware_bridge", "engine"},   # joins them
     "web": {"rules", "firmware_bridge", "controller"},
+    "hall": {"rules", "controller", "web"},           # the broadcast wire, the access checks
 }
-# `dboard play` is where the console and the web page are put together, so it may start the web server.
-COMPOSITION_ROOTS = {("controller/play_cli.py", "web")}
+# `dboard play` is where the console and the web page are put together, so it may start the web server;
+# the `dboard` command lists `dboard hall` among its subcommands.
+COMPOSITION_ROOTS = {("controller/play_cli.py", "web"), ("controller/cli.py", "hall")}
 
 
 DYNAMIC = {"import_module", "__import__"}

@@ -1,0 +1,96 @@
+"""The hall's page in real Chromium (Debian's, through playwright): every board of the round on one projector
+screen with its mini board, last move, clocks and result; a move shows within the long poll; a click opens
+the whole game; the arbiter corrects a result with a note and enters the pairings; the standings follow."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from boards import EVENT, HallHarness, LoopThread, SimBoard, wait_for
+from broker import Mosquitto
+from playwright.sync_api import Playwright, sync_playwright
+
+from rules.pdn import read_games
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))   # the web tests' Chromium settings
+from web_harness import CHROMIUM, CHROMIUM_ARGS
+
+BOARDS = 12
+
+
+@pytest.fixture(scope="module")
+def pw() -> Iterator[Playwright]:
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+def test_the_round_on_a_projector(pw: Playwright, broker: Mosquitto, tmp_path: Path) -> None:
+    loop = LoopThread()
+    hall = HallHarness(tmp_path, broker.address)
+    sims = [SimBoard(tmp_path, broker.address, n) for n in range(1, BOARDS + 1)]
+
+    async def start() -> None:
+        await hall.__aenter__()
+        await asyncio.gather(*(s.start() for s in sims))
+        await asyncio.gather(*(s.play(2, resign=False) for s in sims))
+        await wait_for(lambda: all(hall.has(s) for s in sims), "every board in the hall")
+
+    loop.run(start())
+    browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.set_default_timeout(15_000)
+        base = f"http://127.0.0.1:{hall.server.port}/"
+        page.goto(base)   # one round: the page goes to it by itself
+        page.wait_for_function(f"document.querySelectorAll('.tile').length === {BOARDS}")
+        for tile in page.query_selector_all(".tile"):   # all on one screen: nothing to scroll on a projector
+            box = tile.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920
+        one = ".tile[data-board='1']"
+        assert page.text_content(f"{one} .players") == "White 1 - Black 1"
+        assert page.text_content(f"{one} .lastmove") == f"2. {sims[0].session.controller.records[-1].text}"
+        assert len(page.query_selector_all(f"{one} .pc")) == 24
+        assert ":" in (page.text_content(f"{one} .clock") or "")
+        text = loop.run(sims[0].move())
+        page.wait_for_function(f"document.querySelector(\"{one} .lastmove\")?.textContent === '3. {text}'")
+        assert len(page.query_selector_all(f"{one} .sq.last")) == 2
+
+        page.click(one)   # the whole game
+        page.wait_for_selector("#game #moves .ply[data-ply='3']")
+        page.click("#moves .ply[data-ply='1']")
+        page.wait_for_selector("#moves .ply.sel[data-ply='1']")
+        first = sims[0].session.controller.records[0].fen
+        pieces = page.eval_on_selector_all("#game .sq[data-piece]", "e => e.length")
+        assert pieces == len(first.split(":")[1].split(",")) + len(first.split(":")[2].split(","))
+
+        page.goto(base + f"#/{EVENT}/1/arbiter")   # the arbiter: a corrected result, the pairings
+        page.wait_for_selector("#arbiter tr[data-board='2'] select")
+        page.select_option("#arbiter tr[data-board='2'] select", "0-1")
+        page.fill("#arbiter tr[data-board='2'] input", "White's flag fell")
+        page.click("#arbiter tr[data-board='2'] button")
+        page.wait_for_function("document.querySelector('#arbiter-msg')?.textContent === 'Saved.'")
+        page.fill("#pairings", "1 Ann - Bob\n2 Cid - Dee")
+        page.click("#save-pairings")
+        page.goto(base + f"#/{EVENT}/1")
+        two = ".tile[data-board='2']"
+        page.wait_for_function(f"document.querySelector(\"{two} .players\")?.textContent === 'Cid - Dee'")
+        assert page.text_content(f"{two} .result") == "0-1"
+        pdn = loop.run(hall.pdn(2))
+        [game] = read_games(pdn)
+        assert game.tags["Result"] == "0-1" and game.tags["White"] == "Cid"
+        assert "White's flag fell" in pdn
+        page.goto(base + f"#/{EVENT}/standings")
+        page.wait_for_selector("#standings tr:nth-child(2)")
+        assert page.text_content("#standings tr:nth-child(2) td:nth-child(2)") == "Dee"
+    finally:
+        browser.close()
+
+        async def stop() -> None:
+            await asyncio.gather(*(s.stop() for s in sims))
+            await hall.__aexit__(None, None, None)
+        loop.run(stop())
+        loop.close()
