@@ -21,6 +21,7 @@ from web_harness import (
 )
 
 import rules
+from controller import commands as cmd
 
 
 def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
@@ -241,15 +242,23 @@ def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: P
         follower.wait()
 
 
-def test_the_start_position_set_up_early_asks_on_the_page(pw: Playwright, tmp_path: Path) -> None:
-    """Issue 23: the start position set up after a few plies asks: new game, or take the moves back?"""
+def test_an_amended_move_and_the_start_position_set_up_early_are_said_on_the_page(pw: Playwright,
+                                                                                  tmp_path: Path) -> None:
+    """Issue 23: a man moved on before the opponent touches the board amends the move, said on the page; the
+    start position set up after a few plies asks: new game, or take the moves back?"""
     with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
             browser(pw) as context:
         page = open_page(context, live.url)
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
         assert not page.is_visible("#start-question")
+        paths = {p["text"]: p["path"] for p in live.state()["legal_paths"]}
         live.play("9-13")
+        live.send(cmd.Lift(*paths["9-13"][-1]))   # moved on from 13 to 14: a change of mind
+        live.send(cmd.Place(*paths["9-14"][-1]))
+        page.wait_for_function("() => document.querySelector('#messages').textContent"
+                               ".includes('Amended: 9-14, not 9-13.')")
+        assert [r["text"] for r in live.state()["moves"]] == ["9-14"]
         live.play("22-18")
         assert live.session is not None
         start = live.session.controller.start_occupancy
