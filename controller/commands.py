@@ -237,6 +237,18 @@ class MissedCaptureChoice(Command):
 
 
 @dataclass(frozen=True)
+class StartPositionChoice(Command):
+    """The answer when the start position is set up early in a game: a new game, or back to the start."""
+
+    kind: ClassVar[str] = "start_position_choice"
+    title: ClassVar[str] = "Start position"
+    choice: str = "new_game"
+
+    def __post_init__(self) -> None:
+        self._check_choice("choice", ("new_game", "takeback"))
+
+
+@dataclass(frozen=True)
 class SetupPosition(Command):
     """Start a game from a FEN position (the board must then be set up to match)."""
 
@@ -461,7 +473,7 @@ class Outcome:
 
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
-                              SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
-                              SetBroadcast, SavePdn, Lift, Place, MaskSquares, ConfirmMove, BoardTest,
-                              StartExercise, StartReplay, LessonStep)
+                              SetTeaching, SetAutoComputer, MissedCaptureChoice, StartPositionChoice,
+                              SetupPosition, ChooseMove, SetBroadcast, SavePdn, Lift, Place, MaskSquares,
+                              ConfirmMove, BoardTest, StartExercise, StartReplay, LessonStep)
 }

@@ -35,6 +35,7 @@ from . import events as ev
 from .broadcast import broadcasting
 from .config import Config
 from .datadir import DataDirBusy, DataDirLock, holder
+from .sensorlog import SensorLogWriter
 from .session import Session
 from .squares import BoardMap
 
@@ -52,6 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="do not journal the game to the data directory")
     parser.add_argument("--no-web", action="store_true",
                         help="do not serve the web page (see --listen, --port)")
+    parser.add_argument("--sensor-log", type=Path, metavar="FILE",
+                        help="write every occupancy change (with its time, the game, the engine's moves and "
+                             "commands) to FILE as JSON lines, for `dboard replay-sensors`")
     parser.set_defaults(func=run)
 
 
@@ -71,14 +75,23 @@ def run(args: argparse.Namespace) -> int:
     if web:
         check_port(config.listen, config.port, journal)   # before anything on disk is touched
     lock = DataDirLock(journal, "dboard play", config.port if web else None).acquire() if journal else None
+    sensor_log = None
+    if args.sensor_log is not None:
+        try:
+            sensor_log = SensorLogWriter(open(args.sensor_log, "w", encoding="utf-8"), config)  # noqa: SIM115
+        except OSError as exc:
+            raise SystemExit(f"dboard play: error: cannot write the sensor log {args.sensor_log}: "
+                             f"{exc.strerror or exc}") from None
     try:
-        return asyncio.run(_play(config, lines, journal, web))
+        return asyncio.run(_play(config, lines, journal, web, sensor_log))
     except asyncio.CancelledError:   # SIGTERM (systemctl stop) or Ctrl-C: the board was closed on the way out
         print("\nStopped: the board is dark and the game is saved.", flush=True)   # past a prompt
         return 0
     finally:
         if lock is not None:
             lock.release()
+        if sensor_log is not None:
+            sensor_log.close()
 
 
 def check_port(listen: str, port: int, data_dir: Path | None) -> None:
@@ -346,11 +359,12 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
         print(f"(type {ctl.computer_shape.text} or `computer` to make the computer's move on the board)")
 
 
-async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, web: bool = False) -> int:
+async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, web: bool = False,
+                sensor_log: SensorLogWriter | None = None) -> int:
     variant = get_variant(config.variant)
     hardware = open_sensors(config, variant.height, variant.width)
     board = simulated(hardware)
-    session = Session(config, hardware, hardware, journal)
+    session = Session(config, hardware, hardware, journal, sensor_log=sensor_log)
     main = asyncio.current_task()
     assert main is not None
     with contextlib.suppress(NotImplementedError):   # stop cleanly: LEDs dark, GPIO freed, journal shut

@@ -11,7 +11,8 @@ One mechanism keeps the page current: after every handled input the state is com
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
 Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress; ``send()`` returns a
 future of the command's Outcome (done, refused or failed, with the reason); a new game over an unfinished one
-with moves saves that one to the library first.
+with moves saves that one to the library first; ``sensor_log`` (a ``SensorLogWriter``, ``dboard play
+--sensor-log``) receives every input the controller handles.
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
 journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
 the log, and nothing found there stops the board from starting.
@@ -60,6 +61,7 @@ from .opponents import (
     external_for,
     think_in_background,
 )
+from .sensorlog import SensorLogWriter
 from .settings import EngineJob, GameSettings
 
 log = logging.getLogger(__name__)
@@ -107,7 +109,7 @@ class Session:
 
     def __init__(self, config: Config, sensors: BoardDevice, leds: BoardDevice | LedOutput,
                  journal_dir: Path | None = None, *, opponent: Opponent | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, sensor_log: SensorLogWriter | None = None) -> None:
         self.config = config
         self.sensors = sensors
         self.leds = leds
@@ -115,6 +117,7 @@ class Session:
         self.journal_dir = Path(journal_dir) if journal_dir is not None else None
         self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
         self._opponent = opponent
+        self.sensor_log = sensor_log
         self._owned_opponent: WorkerOpponent | None = None
         self._external: ExternalOpponent | None = None
         self._last_state: dict[str, Any] | None = None
@@ -180,6 +183,8 @@ class Session:
             ctl.resume(state, ctl.settings)   # a finished game goes to the library, then a new game begins
         else:
             ctl.new_game(at_start=True)
+        if self.sensor_log is not None:
+            self.sensor_log.game(self.clock.now(), ctl)
         self.sensors.on_snapshot(self._post)
         self.sensors.on_link(self._post_link)
         self.sensors.on_status(self._post)                      # health: the link's state
@@ -295,6 +300,8 @@ class Session:
             loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def _publish(self, event: ev.Event) -> None:
+        if self.sensor_log is not None and isinstance(event, ev.MoveCommitted):
+            self.sensor_log.recorded(self.clock.now(), event.ply, event.text)
         for queue in self._subscribers:
             queue.put_nowait(event)
         if isinstance(event, ev.GameOver):
@@ -346,8 +353,23 @@ class Session:
                         outcome = cmd.Outcome("failed", self.controller.save_errors[-1].reason)
                     sent.outcome.set_result(outcome)
 
+    def _log_input(self, item: Any) -> None:
+        """The sensor log gets each input as the controller is about to handle it, at the controller time."""
+        log, ctl, now = self.sensor_log, self.controller, self.clock.now()
+        if log is None:
+            return
+        if isinstance(item, Occupancy):
+            log.occupancy(now, item.squares)
+        elif isinstance(item, _EngineAnswer) and item.move is not None and item.token == ctl.engine_token:
+            shape = ctl.exp.shape_of(item.move)
+            if shape is not None:
+                log.engine(now, shape.text)
+        elif isinstance(item, cmd.Command):
+            log.command(now, item)
+
     def _handle(self, item: Any) -> None:
         ctl = self.controller
+        self._log_input(item)
         now = self.clock.now()
         if item is None:
             ctl.tick()
@@ -376,6 +398,9 @@ class Session:
             self.lessons.stop()
         if isinstance(c, cmd.StartExercise | cmd.StartReplay | cmd.LessonStep):
             self.lessons.command(self, c)
+        elif ctl.command(c):   # the game's own commands (takeback, resign, draws, answers)
+            if isinstance(c, cmd.OfferDraw):
+                self._answer_for_the_computer(c.color)
         elif isinstance(c, cmd.NewGame):
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
@@ -395,17 +420,6 @@ class Session:
             if path is None:
                 raise ValueError("there is no data directory to save the game in")
             ctl.say(f"The game so far is saved in the library as {path.name}.")
-        elif isinstance(c, cmd.Takeback):
-            ctl.takeback(c.plies)
-        elif isinstance(c, cmd.Resign):
-            ctl.resign(c.color)
-        elif isinstance(c, cmd.OfferDraw):
-            ctl.offer_draw(c.color)
-            self._answer_for_the_computer(c.color)
-        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
-            ctl.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
-        elif isinstance(c, cmd.ClaimDraw):
-            ctl.claim_draw(c.color)
         elif isinstance(c, cmd.Hint):
             if self.lessons.lesson is not None and self.lessons.lesson.kind == "exercise":
                 self.lessons.lesson.step(ctl, "hint")   # an exercise's hint is its solution's first move
@@ -415,14 +429,8 @@ class Session:
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
             self.auto_computer = c.on
-        elif isinstance(c, cmd.SetTeaching):
-            ctl.set_teaching(c.on)
         elif isinstance(c, cmd.SetBroadcast):
             self._move_broadcast(c.place())
-        elif isinstance(c, cmd.MissedCaptureChoice):
-            ctl.missed_choice(c.choice)
-        elif isinstance(c, cmd.ChooseMove):
-            ctl.choose(c.text)
         elif isinstance(c, cmd.MaskSquares):
             self.health.mask(c.cells, c.masked)
         elif isinstance(c, cmd.ConfirmMove):

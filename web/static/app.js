@@ -178,6 +178,8 @@ function render() {
   $("#btn-claim-draw").disabled = !s.claimable_draw;
   $("#btn-claim-draw").title = s.claimable_draw ? `claim the draw: ${s.claimable_draw}` : "the rules allow no draw claim now";
   $("#missed-capture").hidden = s.state !== "person.missed_capture";
+  $("#start-question").hidden = !s.question;   // the start position set up early: new game or takeback?
+  if (s.question) $("#btn-start-takeback").textContent = `Take back ${s.question.plies} plies`;
   const policy = (variantOf(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
@@ -457,6 +459,8 @@ function bindControls() {
   bindBroadcast(command);
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
+  for (const b of document.querySelectorAll("#start-question button"))
+    b.onclick = () => command("start_position_choice", { choice: b.dataset.choice });
   $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; };
   $("#new-game").onsubmit = (e) => {
     e.preventDefault();
