@@ -436,5 +436,7 @@ class MoveGen:
 
 @cache
 def movegen_for(variant: Variant) -> MoveGen:
-    """The (cached) move generator of a variant."""
-    return MoveGen(variant)
+    """The (cached) move generator of a variant: the compiled one when it is built and fits the variant."""
+    from rules.native import native_movegen
+
+    return native_movegen(variant) or MoveGen(variant)

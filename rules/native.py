@@ -1,0 +1,166 @@
+"""The bridge to the compiled core (`rules._native`): loading it, checking a variant fits it, its parameters.
+
+`Variant` stays the one description of a variant: `rules_params()` turns one into the tables and codes the
+C side reads, and `unsupported()` says why a variant is beyond what the C side can do (an unknown field value,
+a geometry it cannot represent). Such a variant, like every variant when the extension is not built or
+`DBOARD_PURE_PYTHON=1` is set, runs on the pure-Python core, which stays the reference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from rules.geometry import DIRECTIONS, REVERSE, Geometry
+from rules.move import Move
+from rules.pieces import Color
+from rules.variants import Variant
+
+logger = logging.getLogger(__name__)
+
+PURE_ENV = "DBOARD_PURE_PYTHON"
+
+# Every Variant field and the values the C core implements (None: any value; the field is read elsewhere or
+# turned into tables by rules_params). A field added later is supported only at its default value.
+_NATIVE_KING_CAPTURES = ("short", "long_any", "long_behind", "long_any_last_behind")   # csrc/dcore.h KC_*
+_NATIVE_MID = ("stop", "continue_as_king", "pass_through")                             # MID_*
+_NATIVE_PRECEDENCE = ("max_pieces", "max_kings", "capture_with_king", "earliest_king")  # PREC_*
+
+_VARIANT_FIELDS: dict[str, tuple[object, ...] | None] = {
+    "id": None, "name": None, "width": None, "height": None, "cells": None, "numbering": None,
+    "setup_white": None, "setup_black": None, "first": None, "forward_white": None, "forward_black": None,
+    "diagonals": None, "man_move_dirs": None, "man_capture_dirs": None, "man_capture_range": ("short", "long"),
+    "king_move_dirs": None, "king_capture_dirs": None, "king_flying": (True, False),
+    "king_capture": _NATIVE_KING_CAPTURES, "removal": ("end", "immediate"), "allow_180": (True, False),
+    "must_complete_sequence": (True, False), "flying_king_must_land_to_continue": (True, False),
+    "promotion_mid_capture": _NATIVE_MID, "precedence": None, "can_man_capture_king": (True, False),
+    "crown_white": None, "crown_black": None, "no_move_loses": None, "missed_capture_policy": None,
+    "repetition": None, "draw_claims": None, "no_progress_moves": None, "no_progress_reason": None,
+    "endgame_rules": None, "king_vs_single_man_wins": None, "capture_separator": None, "pdn_gametype": None,
+    "gametype_number": None, "aliases": None, "geometry": None,
+}
+_GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonals", "stride", "squares", "mask",
+                              "size", "rays", "steps", "_names", "_parse", "_numbers", "_by_number"})
+
+
+def _load() -> ModuleType | None:
+    """The extension module, or None (pure Python forced, or not built: one warning line then)."""
+    if os.environ.get(PURE_ENV, "").strip() not in ("", "0"):
+        return None
+    try:
+        from rules import _native  # type: ignore[attr-defined]
+    except ImportError as exc:
+        logger.warning("draughts-board: the native core is not built (%s); using the pure-Python core", exc)
+        return None
+    return _native
+
+
+_EXT: ModuleType | None = _load()
+
+
+def available() -> bool:
+    """Whether the compiled core is loaded (built, and not disabled by DBOARD_PURE_PYTHON)."""
+    return _EXT is not None
+
+
+def _default(f: dataclasses.Field[Any]) -> object:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return dataclasses.MISSING
+
+
+def _rays_straight(g: Geometry) -> bool:
+    """Every ray is the chain of its first steps (the C side walks rays step by step)."""
+    for d in range(len(DIRECTIONS)):
+        for sq in g.squares:
+            ray = g.rays[d][sq]
+            for a, b in zip(ray, ray[1:], strict=False):
+                if g.rays[d][a][:1] != (b,):
+                    return False
+            if ray and g.rays[d][ray[-1]]:
+                return False
+    return True
+
+
+@cache
+def unsupported(variant: Variant) -> str | None:
+    """Why the compiled core cannot play `variant` (None when it can). Independent of whether it is built."""
+    if type(variant) is not Variant:
+        return f"{type(variant).__name__} is not a plain Variant"
+    for f in dataclasses.fields(Variant):
+        value = getattr(variant, f.name)
+        if f.name not in _VARIANT_FIELDS:
+            if value != _default(f):
+                return f"field {f.name}={value!r} is unknown to the native core"
+            continue
+        allowed = _VARIANT_FIELDS[f.name]
+        if allowed is not None and value not in allowed:
+            return f"{f.name}={value!r} is not implemented natively"
+    if any(p not in _NATIVE_PRECEDENCE for p in variant.precedence) or len(variant.precedence) > 8:
+        return f"precedence {variant.precedence} not implemented natively"
+    g = variant.geometry
+    if type(g) is not Geometry or {f.name for f in dataclasses.fields(Geometry)} != _GEOMETRY_FIELDS:
+        return "the geometry has fields the native core does not know"
+    if len(g.squares) > 128 or g.size > 192:
+        return f"a {g.width}x{g.height} board is larger than the native core's bitboards"
+    if len(DIRECTIONS) != 8 or not _rays_straight(g):
+        return "the geometry's rays are not straight lines of steps"
+    return None
+
+
+@cache
+def rules_params(variant: Variant) -> dict[str, object]:
+    """The tables and codes the C side reads for `variant` (squares as dense indices, see csrc/dcore.h)."""
+    from rules.board import zobrist_table
+
+    g = variant.geometry
+    squares = tuple(sorted(g.squares))
+    dense = {sq: i for i, sq in enumerate(squares)}
+
+    def dense_or_none(sq: int | None) -> int:
+        return -1 if sq is None else dense[sq]
+
+    adj = []
+    step = []
+    for dr, dc in DIRECTIONS:
+        adj.append(tuple(dense_or_none(g.square_at(r + dr, c + dc)) for r, c in (g.rc(s) for s in squares)))
+    for d in range(len(DIRECTIONS)):
+        step.append(tuple(dense[g.rays[d][s][0]] if g.rays[d][s] else -1 for s in squares))
+    kinds = (variant.man_move_dirs, variant.man_capture_dirs, variant.king_move_dirs, variant.king_capture_dirs)
+    dirs = tuple(tuple(variant.direction_indices(k, c) for c in Color) for k in kinds)
+    crown = tuple(tuple(sorted(dense[s] for s in variant.crown_squares(c))) for c in Color)
+    table, turn_key = zobrist_table(g.size)
+    return {
+        "n": len(squares),
+        "pad_size": g.size,
+        "squares": squares,
+        "adj": tuple(adj),
+        "step": tuple(step),
+        "dirs": dirs,
+        "crown": crown,
+        "man_long": int(variant.man_capture_range == "long"),
+        "king_flying": int(variant.king_flying),
+        "king_mode": _NATIVE_KING_CAPTURES.index(variant.king_capture),
+        "removal_end": int(variant.removal == "end"),
+        "mid": _NATIVE_MID.index(variant.promotion_mid_capture),
+        "man_takes_kings": int(variant.can_man_capture_king),
+        "partial": int(not variant.must_complete_sequence),
+        "land_to_continue": int(variant.flying_king_must_land_to_continue),
+        "rev": (-1,) * 9 if variant.allow_180 else (*REVERSE, -1),
+        "precedence": tuple(_NATIVE_PRECEDENCE.index(p) for p in variant.precedence),
+        "zobrist": tuple(tuple(row[s] for s in squares) for row in table),
+        "zturn": turn_key,
+    }
+
+
+def native_movegen(variant: Variant) -> Any | None:
+    """A compiled MoveGen for `variant` (same methods as rules.movegen.MoveGen, plus perft), or None."""
+    if _EXT is None or unsupported(variant) is not None:
+        return None
+    return _EXT.MoveGen(rules_params(variant), Move)
