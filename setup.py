@@ -20,5 +20,13 @@ setup(
             extra_compile_args=FLAGS,
             optional=True,
         ),
+        Extension(
+            "engine._native",
+            sources=["engine/csrc/_native.c"],
+            depends=[*RULES_HEADERS, "engine/csrc/deval.h", "engine/csrc/dsearch.h"],
+            include_dirs=["rules/csrc", "engine/csrc"],
+            extra_compile_args=FLAGS,
+            optional=True,
+        ),
     ],
 )

@@ -179,8 +179,7 @@ class Searcher:
         copy.push(first)
         seen = {board.key(), copy.key()}
         while len(line) < length:
-            entry = self.tt.get(copy.key())
-            move = entry[3] if entry is not None else None
+            move = self._hash_move(copy)
             if move is None or move not in copy.legal_moves:
                 break
             copy.push(move)
@@ -189,6 +188,11 @@ class Searcher:
             seen.add(copy.key())
             line.append(move)
         return tuple(line)
+
+    def _hash_move(self, board: Board) -> Move | None:
+        """The best move the transposition table remembers for `board`, if any."""
+        entry = self.tt.get(board.key())
+        return entry[3] if entry is not None else None
 
     def _game_keys(self, board: Board) -> set[int]:
         """Keys of the positions of the game so far (for repetition draws inside the tree)."""
