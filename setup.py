@@ -6,7 +6,7 @@ runs on its pure-Python core, saying so in one warning line at import.
 
 from setuptools import Extension, setup
 
-# Portable C11: no architecture flags, so the same build works on x86-64 and on a Raspberry Pi (aarch64, armv7).
+# Portable C11, no architecture flags: the same build works on x86-64 and a Raspberry Pi (aarch64, armv7).
 FLAGS = ["-std=c11", "-O3", "-Wall", "-Wno-unused-function"]
 RULES_HEADERS = ["rules/csrc/dcore.h", "rules/csrc/dparams.h"]
 

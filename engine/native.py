@@ -23,17 +23,14 @@ from rules.native import available, rules_params, unsupported
 DEFAULT_TT_ENTRIES = 1 << 20   # 24 MB: two-way buckets of 24-byte entries
 
 
-def _load() -> ModuleType | None:
-    if not available():   # the rules core already said why, in its one warning line
-        return None
+@cache
+def compiled() -> ModuleType | None:
+    """The engine extension whether or not DBOARD_PURE_PYTHON is set (tests compare both), or None."""
     try:
         from engine import _native  # type: ignore[attr-defined]
     except ImportError:
         return None
     return _native
-
-
-_EXT = _load()
 
 
 def eval_params(evaluator: Evaluator) -> dict[str, object]:
@@ -62,7 +59,8 @@ def _eval_params(variant: Any, weights: Any) -> dict[str, object]:
         "mobility": ev.weights.mobility,
         "runaway": tuple(tuple(ev._runaway[c][s] for s in squares) for c in colours),
         "cone": tuple(tuple(tuple(dense[t] for t in ev._cone[c][s]) for s in squares) for c in colours),
-        "steps": tuple(tuple(tuple(dense[t] for t in ev._forward_steps[c][s]) for s in squares) for c in colours),
+        "steps": tuple(tuple(tuple(dense[t] for t in ev._forward_steps[c][s]) for s in squares)
+                       for c in colours),
         "backed": ev.weights.turkish_backed,
         "side": ev.weights.turkish_side,
         "chase": ev.weights.chase,
@@ -101,8 +99,9 @@ class NativeSearcher(Searcher):
         extend_single_replies: bool = True,
         reductions: bool = True,
     ) -> None:
-        if _EXT is None:
-            raise RuntimeError("the native engine is not built (or DBOARD_PURE_PYTHON is set)")
+        module = compiled()
+        if module is None:
+            raise RuntimeError("the native engine is not built (pip install -e . with a C compiler)")
         reason = unsupported_search(evaluator)
         if reason is not None:
             raise ValueError(f"the native engine cannot play {evaluator.variant.id}: {reason}")
@@ -116,7 +115,7 @@ class NativeSearcher(Searcher):
             "extend_single": int(extend_single_replies),
             "reductions": int(reductions),
         }
-        self._native = _EXT.Searcher(rules_params(v), eval_params(evaluator), options)
+        self._native = module.Searcher(rules_params(v), eval_params(evaluator), options)
         self._since_cp = 0
 
     def __repr__(self) -> str:
@@ -141,8 +140,8 @@ class NativeSearcher(Searcher):
     # -- the C calls ------------------------------------------------------------------------------------
     def _root_args(self, board: Board) -> tuple[object, ...]:
         own, opp = board._own_opp()
-        return (own, opp, board._k, board.turn, tuple(self._history_keys), self._quiet, self._quiet_limit or 0,
-                self._since_cp)
+        keys = tuple(self._history_keys)
+        return (own, opp, board._k, board.turn, keys, self._quiet, self._quiet_limit or 0, self._since_cp)
 
     def _seconds_left(self) -> float:
         """Time to the deadline for C (0: none); SearchAborted when it has passed."""
@@ -220,6 +219,6 @@ class NativeSearcher(Searcher):
 
 def make_searcher(evaluator: Evaluator) -> Searcher:
     """The compiled searcher when it is built and fits the variant and evaluator, else the Python one."""
-    if _EXT is not None and unsupported_search(evaluator) is None:
+    if available() and compiled() is not None and unsupported_search(evaluator) is None:
         return NativeSearcher(evaluator)
     return Searcher(evaluator)

@@ -9,6 +9,7 @@ a geometry it cannot represent). Such a variant, like every variant when the ext
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import os
 from functools import cache
@@ -24,46 +25,62 @@ logger = logging.getLogger(__name__)
 
 PURE_ENV = "DBOARD_PURE_PYTHON"
 
-# Every Variant field and the values the C core implements (None: any value; the field is read elsewhere or
-# turned into tables by rules_params). A field added later is supported only at its default value.
 _NATIVE_KING_CAPTURES = ("short", "long_any", "long_behind", "long_any_last_behind")   # csrc/dcore.h KC_*
 _NATIVE_MID = ("stop", "continue_as_king", "pass_through")                             # MID_*
 _NATIVE_PRECEDENCE = ("max_pieces", "max_kings", "capture_with_king", "earliest_king")  # PREC_*
 
-_VARIANT_FIELDS: dict[str, tuple[object, ...] | None] = {
-    "id": None, "name": None, "width": None, "height": None, "cells": None, "numbering": None,
-    "setup_white": None, "setup_black": None, "first": None, "forward_white": None, "forward_black": None,
-    "diagonals": None, "man_move_dirs": None, "man_capture_dirs": None, "man_capture_range": ("short", "long"),
-    "king_move_dirs": None, "king_capture_dirs": None, "king_flying": (True, False),
-    "king_capture": _NATIVE_KING_CAPTURES, "removal": ("end", "immediate"), "allow_180": (True, False),
-    "must_complete_sequence": (True, False), "flying_king_must_land_to_continue": (True, False),
-    "promotion_mid_capture": _NATIVE_MID, "precedence": None, "can_man_capture_king": (True, False),
-    "crown_white": None, "crown_black": None, "no_move_loses": None, "missed_capture_policy": None,
-    "repetition": None, "draw_claims": None, "no_progress_moves": None, "no_progress_reason": None,
-    "endgame_rules": None, "king_vs_single_man_wins": None, "capture_separator": None, "pdn_gametype": None,
-    "gametype_number": None, "aliases": None, "geometry": None,
+# The Variant fields the C core reads, with the values it implements; every other field it knows is turned
+# into tables by rules_params or read elsewhere (set-up, notation, draw rules). A field added later (not in
+# either set) is supported only at its default value.
+_NATIVE_VALUES: dict[str, tuple[object, ...]] = {
+    "man_capture_range": ("short", "long"),
+    "king_flying": (True, False),
+    "king_capture": _NATIVE_KING_CAPTURES,
+    "removal": ("end", "immediate"),
+    "allow_180": (True, False),
+    "must_complete_sequence": (True, False),
+    "flying_king_must_land_to_continue": (True, False),
+    "promotion_mid_capture": _NATIVE_MID,
+    "can_man_capture_king": (True, False),
 }
-_GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonals", "stride", "squares", "mask",
-                              "size", "rays", "steps", "_names", "_parse", "_numbers", "_by_number"})
+_KNOWN_FIELDS = frozenset({
+    "id", "name", "width", "height", "cells", "numbering", "setup_white", "setup_black", "first",
+    "forward_white", "forward_black", "diagonals", "man_move_dirs", "man_capture_dirs", "king_move_dirs",
+    "king_capture_dirs", "precedence", "crown_white", "crown_black", "no_move_loses", "missed_capture_policy",
+    "repetition", "draw_claims", "no_progress_moves", "no_progress_reason", "endgame_rules",
+    "king_vs_single_man_wins", "capture_separator", "pdn_gametype", "gametype_number", "aliases", "geometry",
+    *_NATIVE_VALUES,
+})
+_GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonals", "stride", "squares",
+                              "mask", "size", "rays", "steps", "_names", "_parse", "_numbers", "_by_number"})
+
+
+@cache
+def compiled() -> ModuleType | None:
+    """The extension module whether or not DBOARD_PURE_PYTHON is set (tests compare both cores), or None."""
+    try:
+        from rules import _native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _native
 
 
 def _load() -> ModuleType | None:
-    """The extension module, or None (pure Python forced, or not built: one warning line then)."""
+    """The extension the package uses: None when pure Python is forced, or not built (one warning line)."""
     if os.environ.get(PURE_ENV, "").strip() not in ("", "0"):
         return None
-    try:
-        from rules import _native  # type: ignore[attr-defined]
-    except ImportError as exc:
-        logger.warning("draughts-board: the native core is not built (%s); using the pure-Python core", exc)
-        return None
-    return _native
+    module = compiled()
+    if module is None:
+        logger.warning("draughts-board: the native core is not built (no C compiler at install?); "
+                       "using the pure-Python core")
+    return module
 
 
 _EXT: ModuleType | None = _load()
 
 
 def available() -> bool:
-    """Whether the compiled core is loaded (built, and not disabled by DBOARD_PURE_PYTHON)."""
+    """Whether the package plays on the compiled core (built, and not disabled by DBOARD_PURE_PYTHON)."""
     return _EXT is not None
 
 
@@ -80,7 +97,7 @@ def _rays_straight(g: Geometry) -> bool:
     for d in range(len(DIRECTIONS)):
         for sq in g.squares:
             ray = g.rays[d][sq]
-            for a, b in zip(ray, ray[1:], strict=False):
+            for a, b in itertools.pairwise(ray):
                 if g.rays[d][a][:1] != (b,):
                     return False
             if ray and g.rays[d][ray[-1]]:
@@ -95,12 +112,10 @@ def unsupported(variant: Variant) -> str | None:
         return f"{type(variant).__name__} is not a plain Variant"
     for f in dataclasses.fields(Variant):
         value = getattr(variant, f.name)
-        if f.name not in _VARIANT_FIELDS:
+        if f.name not in _KNOWN_FIELDS:
             if value != _default(f):
                 return f"field {f.name}={value!r} is unknown to the native core"
-            continue
-        allowed = _VARIANT_FIELDS[f.name]
-        if allowed is not None and value not in allowed:
+        elif f.name in _NATIVE_VALUES and value not in _NATIVE_VALUES[f.name]:
             return f"{f.name}={value!r} is not implemented natively"
     if any(p not in _NATIVE_PRECEDENCE for p in variant.precedence) or len(variant.precedence) > 8:
         return f"precedence {variant.precedence} not implemented natively"
@@ -132,7 +147,8 @@ def rules_params(variant: Variant) -> dict[str, object]:
         adj.append(tuple(dense_or_none(g.square_at(r + dr, c + dc)) for r, c in (g.rc(s) for s in squares)))
     for d in range(len(DIRECTIONS)):
         step.append(tuple(dense[g.rays[d][s][0]] if g.rays[d][s] else -1 for s in squares))
-    kinds = (variant.man_move_dirs, variant.man_capture_dirs, variant.king_move_dirs, variant.king_capture_dirs)
+    v = variant
+    kinds = (v.man_move_dirs, v.man_capture_dirs, v.king_move_dirs, v.king_capture_dirs)
     dirs = tuple(tuple(variant.direction_indices(k, c) for c in Color) for k in kinds)
     crown = tuple(tuple(sorted(dense[s] for s in variant.crown_squares(c))) for c in Color)
     table, turn_key = zobrist_table(g.size)
@@ -159,8 +175,10 @@ def rules_params(variant: Variant) -> dict[str, object]:
     }
 
 
-def native_movegen(variant: Variant) -> Any | None:
-    """A compiled MoveGen for `variant` (same methods as rules.movegen.MoveGen, plus perft), or None."""
-    if _EXT is None or unsupported(variant) is not None:
+def native_movegen(variant: Variant, force: bool = False) -> Any | None:
+    """A compiled MoveGen for `variant` (same methods as rules.movegen.MoveGen, plus perft), or None when the
+    package runs on pure Python (`force`: whenever the extension is built) or the variant does not fit."""
+    module = compiled() if force else _EXT
+    if module is None or unsupported(variant) is not None:
         return None
-    return _EXT.MoveGen(rules_params(variant), Move)
+    return module.MoveGen(rules_params(variant), Move)
