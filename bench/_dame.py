@@ -32,9 +32,9 @@ out = []
 for fen in args["fens"]:
     engine = dame.Engine()
     board = dame.Board(fen)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     result = engine.search(board, time=args["seconds"])
-    out.append({"nodes": result.nodes, "seconds": time.perf_counter() - t0, "depth": result.depth})
+    out.append({"nodes": result.nodes, "seconds": time.process_time() - t0, "depth": result.depth})
 print(json.dumps({"results": out, "version": dame.__version__}))
 """
 
@@ -72,7 +72,7 @@ def perft(python: Path, depth: int, fen: str | None = None, repeat: int = 1) -> 
 
 
 def search(python: Path, fens: list[str], seconds: float) -> tuple[list[tuple[int, float, int]], str]:
-    """A fresh dame.Engine searching each FEN for `seconds`: [(nodes, seconds, depth)], version."""
+    """A fresh dame.Engine searching each FEN for `seconds`: [(nodes, CPU seconds, depth)], version."""
     out = _run(python, _SEARCH, {"fens": fens, "seconds": seconds}, 60 + 10 * seconds * len(fens))
     rows = [(int(r["nodes"]), float(r["seconds"]), int(r["depth"])) for r in out["results"]]  # type: ignore[attr-defined]
     return rows, str(out["version"])

@@ -3,7 +3,8 @@
 Usage: python bench/search.py [--time 1.0] [--positions 5] [--variants all|a,b,...] [--no-peer]
 
 From five seeded middlegame positions per variant, each searcher gets `--time` seconds on a fresh engine:
-nodes per second and depth reached. Peers measured in the same run on the same positions:
+nodes per second of CPU time (the process's own, so that other load on the machine does not skew the
+ratios) and depth reached. Peers measured in the same run on the same positions:
   * the pure-Python Searcher (the reference; same node definition: one node per searched position);
   * dame-rs (PyPI `dame-rs`, Rust, in .bench-venv), international only; its node count is its own.
 ratio = native nps / peer nps.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -47,17 +49,18 @@ def middlegames(variant: str, count: int, seed: int = 2024) -> list[Board]:
 
 
 def rate(variant: str, boards: list[Board], seconds: float, native: bool) -> tuple[float, float]:
-    """(nodes per second, mean depth) of fresh searchers over `boards`."""
-    nodes = elapsed = 0.0
+    """(nodes per CPU second, mean depth) of fresh searchers over `boards`."""
+    nodes = cpu = 0.0
     depths = []
     for board in boards:
         engine = Engine(variant)
         engine.searcher = NativeSearcher(engine.evaluator) if native else Searcher(engine.evaluator)
+        start = time.process_time()
         result = engine.search(board, SearchLimits(time=seconds))
+        cpu += time.process_time() - start
         nodes += result.nodes
-        elapsed += result.seconds
         depths.append(result.depth)
-    return nodes / elapsed, sum(depths) / len(depths)
+    return nodes / cpu, sum(depths) / len(depths)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,7 @@ from engine.search import SearchAborted, Searcher
 from rules import Board, Color, Move
 from rules.native import available, rules_params, unsupported
 
-DEFAULT_TT_ENTRIES = 1 << 20   # 24 MB: two-way buckets of 24-byte entries
+DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
 
 
 @cache

@@ -178,6 +178,7 @@ static PyObject *searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
         Py_DECREF(self);
         return NULL;
     }
+    eval_finish(&s->E, &s->R);
     if (opt_int(opts, "tt_entries", 1024, 1L << 30, &x)) goto fail;
     size_t entries = (size_t)x;
     if (opt_int(opts, "no_move_loses", 0, 1, &x)) goto fail;

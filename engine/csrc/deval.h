@@ -22,7 +22,20 @@ typedef struct {
     uint8_t left[DC_MAXSQ], right[DC_MAXSQ];
     int8_t row[DC_MAXSQ], col[DC_MAXSQ];
     bb_t steps[2][DC_MAXSQ];         /* giveaway: a man's forward steps */
+    bb_t mob[2][DC_MAXSQ];           /* a man's quiet-move targets (eval_finish) */
 } Eval;
+
+/* Tables derived from the rules once both are read. */
+static void eval_finish(Eval *E, const Rules *R) {
+    for (int c = 0; c < 2; c++)
+        for (int s = 0; s < R->n; s++) {
+            E->mob[c][s] = BB_ZERO;
+            for (int i = 0; i < R->ndirs[DIR_MAN_MOVE][c]; i++) {
+                int t = R->adj[R->dirs[DIR_MAN_MOVE][c][i]][s];
+                if (t != DC_NONE) E->mob[c][s] = bb_or(E->mob[c][s], bb_bit(t));
+            }
+        }
+}
 
 static int king_distance(const Eval *E, bb_t kings, bb_t enemy) {
     if (bb_empty(enemy)) return 0;
@@ -67,15 +80,13 @@ static int evaluate(const Rules *R, const Eval *E, const Pos *p) {
         bb_t own_kings = bb_and(own, p->kings);
         bb_t enemy = p->side[1 - c];
         int total = 0, mobility = 0;
-        int nmd = R->ndirs[DIR_MAN_MOVE][c];
+        const int32_t *man_value = E->man_value[c];
+        const bb_t *mob = E->mob[c];
         bb_t it = men;
         while (!bb_empty(it)) {
             int s = bb_pop(&it);
-            total += E->man_value[c][s];
-            for (int i = 0; i < nmd; i++) {
-                int t = R->adj[R->dirs[DIR_MAN_MOVE][c][i]][s];
-                if (t != DC_NONE && bb_test(empty, t)) mobility++;
-            }
+            total += man_value[s];
+            mobility += bb_count(bb_and(mob[s], empty));
             if (E->orthogonal) {
                 int b = E->behind[c][s];
                 if (b != DC_NONE && bb_test(own, b)) total += E->backed;

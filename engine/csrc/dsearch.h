@@ -22,17 +22,20 @@
 #define S_LOWER 1
 #define S_UPPER 2
 
+/* 16 bytes: four to a 64-byte bucket, one cache line per probe */
 typedef struct {
-    uint64_t key;
+    uint32_t check; /* the key's high half (the low bits chose the bucket) */
     int32_t score;
-    int16_t depth;
-    uint8_t flag, from, to, age;
-    uint32_t caph;
+    uint16_t caph;  /* the best move: from, to and a hash of its captured set */
+    int8_t depth;
+    uint8_t flag, from, to, age, unused;
 } TTEntry;
+
+#define TT_BUCKET 4
 
 typedef struct {
     uint8_t from, to, valid;
-    uint32_t caph;
+    uint16_t caph;
 } MoveRef;
 
 typedef struct {
@@ -76,9 +79,9 @@ static double s_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static inline uint32_t cap_hash(bb_t cap) {
+static inline uint16_t cap_hash(bb_t cap) {
     uint64_t h = cap.lo * 0x9E3779B97F4A7C15ULL ^ cap.hi * 0xC2B2AE3D27D4EB4FULL;
-    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+    return (uint16_t)(h >> 48);
 }
 
 static inline int ref_is(const MoveRef *r, const DMove *m) {
@@ -86,10 +89,11 @@ static inline int ref_is(const MoveRef *r, const DMove *m) {
 }
 
 static int search_init(Search *s, size_t tt_entries) {
-    size_t n = 1;
+    size_t n = 64;
     while (n < tt_entries) n <<= 1;
-    s->tt = (TTEntry *)calloc(n, sizeof(TTEntry));
+    s->tt = (TTEntry *)aligned_alloc(64, n * sizeof(TTEntry));
     if (!s->tt) return -1;
+    memset(s->tt, 0, n * sizeof(TTEntry));
     s->tt_mask = n - 1;
     for (int i = 0; i < S_MAX_PLY + 2; i++)
         if (ml_init(&s->lists[i], 0)) return -1;
@@ -123,31 +127,47 @@ static inline int from_tt(int score, int ply) {
     return score;
 }
 
+static inline TTEntry *tt_bucket(const Search *s, uint64_t key) {
+    return &s->tt[(size_t)key & s->tt_mask & ~(size_t)(TT_BUCKET - 1)];
+}
+
 static inline TTEntry *tt_probe(Search *s, uint64_t key) {
-    size_t i = (size_t)key & s->tt_mask;
-    TTEntry *e = &s->tt[i];
-    if (e->key == key && e->flag) return e;
-    e = &s->tt[i ^ 1];
-    if (e->key == key && e->flag) return e;
+    TTEntry *b = tt_bucket(s, key);
+    uint32_t check = (uint32_t)(key >> 32);
+    for (int i = 0; i < TT_BUCKET; i++)
+        if (b[i].check == check && b[i].flag) return &b[i];
     return NULL;
 }
 
-/* flag is stored + 1 so that a zeroed slot reads as empty */
+static inline void tt_prefetch(const Search *s, uint64_t key) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(tt_bucket(s, key));
+#else
+    (void)s;
+    (void)key;
+#endif
+}
+
+/* The same key's slot, else the shallowest of the bucket (entries of older searches count as shallower).
+ * flag is stored + 1 so that a zeroed slot reads as empty. */
 static inline void tt_store(Search *s, uint64_t key, int depth, int flag, int score, const DMove *best) {
-    size_t i = (size_t)key & s->tt_mask;
-    TTEntry *a = &s->tt[i], *b = &s->tt[i ^ 1], *e;
-    if (a->key == key && a->flag)
-        e = a;
-    else if (b->key == key && b->flag)
-        e = b;
-    else {
-        int sa = (a->flag ? a->depth : -1000) - (a->age != s->age ? 100 : 0);
-        int sb = (b->flag ? b->depth : -1000) - (b->age != s->age ? 100 : 0);
-        e = sa <= sb ? a : b;
+    TTEntry *b = tt_bucket(s, key), *e = NULL;
+    uint32_t check = (uint32_t)(key >> 32);
+    int worst = 1 << 30;
+    for (int i = 0; i < TT_BUCKET; i++) {
+        if (b[i].check == check && b[i].flag) {
+            e = &b[i];
+            break;
+        }
+        int value = b[i].flag ? b[i].depth - (b[i].age != s->age ? 128 : 0) : -1000;
+        if (value < worst) {
+            worst = value;
+            e = &b[i];
+        }
     }
-    e->key = key;
+    e->check = check;
     e->score = score;
-    e->depth = (int16_t)depth;
+    e->depth = (int8_t)(depth > 127 ? 127 : depth);
     e->flag = (uint8_t)(flag + 1);
     e->age = s->age;
     if (best) {
@@ -195,11 +215,15 @@ static int king_vs_man(const Pos *p) {
     return 0;
 }
 
-static int is_repetition(const Search *s, uint64_t key, int ply) {
-    for (int i = ply - 2; i >= 0; i -= 2)
+/* A position of the path or of the game repeats; only positions since the last capture or promotion (both
+ * irreversible) can, so the scan stops there (`since` plies back). */
+static int is_repetition(const Search *s, uint64_t key, int ply, int since) {
+    int stop = ply - since;
+    for (int i = ply - 2; i >= 0 && i >= stop; i -= 2)
         if (s->path[i] == key) return 1;
-    for (int i = 0; i < s->ngame; i++)
-        if (s->game_keys[i] == key) return 1;
+    if (stop <= 0)
+        for (int i = 0; i < s->ngame; i++)
+            if (s->game_keys[i] == key) return 1;
     return 0;
 }
 
@@ -296,13 +320,15 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
         int kvm = king_vs_man(p);
         if (kvm) return kvm > 0 ? S_MATE - ply : -S_MATE + ply;
     }
-    if (is_repetition(s, key, ply)) return 0;
+    if (is_repetition(s, key, ply, cnt.cp)) return 0;
     if (s->quiet_limit && cnt.quiet >= s->quiet_limit) return 0;
     if (s->endgame_rules && cnt.cp >= 10) {
         int limit = endgame_limit(p);
         if (limit && cnt.cp >= 2 * limit) return 0;
     }
-    TTEntry *e = tt_probe(s, key);
+    /* The quiescence plies neither read nor write the table: a static evaluation costs less than the cache
+     * miss of a probe, and their entries would crowd out the ones that save whole subtrees. */
+    TTEntry *e = depth > 0 ? tt_probe(s, key) : NULL;
     if (!is_pv && e && e->depth >= depth) {
         int ts = from_tt(e->score, ply);
         int flag = e->flag - 1;
@@ -310,12 +336,22 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
     }
     const Rules *R = &s->R;
     int c = p->turn;
+    bb_t own = p->side[c], opp = p->side[1 - c];
     MoveList *ml = &s->lists[ply];
-    gen_legal(R, p->side[c], p->side[1 - c], p->kings, c, 0, ml);
+    int captures;
+    if (depth <= 0 || ply >= S_MAX_PLY) {
+        /* a leaf unless a capture is compulsory: no need to generate the quiet moves */
+        captures = has_capture(R, own, opp, p->kings, c);
+        if (!captures && !has_quiet(R, own, opp, p->kings, c))
+            return s->no_move_loses ? -S_MATE + ply : S_MATE - ply;
+        if (!captures || depth <= -S_QPLIES || ply >= S_MAX_PLY) return evaluate(R, &s->E, p);
+        gen_captures(R, own, opp, p->kings, c, 0, ml);
+    } else {
+        gen_legal(R, own, opp, p->kings, c, 0, ml);
+        if (ml->n == 0 && !ml->oom) return s->no_move_loses ? -S_MATE + ply : S_MATE - ply;
+        captures = ml->n > 0 && ml->m[0].ncap > 0;
+    }
     if (ml->oom) return s->aborted = 1, 0;
-    if (ml->n == 0) return s->no_move_loses ? -S_MATE + ply : S_MATE - ply;
-    int captures = ml->m[0].ncap > 0;
-    if ((depth <= 0 && (!captures || depth <= -S_QPLIES)) || ply >= S_MAX_PLY) return evaluate(R, &s->E, p);
     int next;
     if (depth <= 0)
         next = depth - 1;
@@ -332,6 +368,7 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
         Pos q;
         make_move(p, m, &q);
         uint64_t qkey = key ^ move_key_delta(R, p, m);
+        if (next > 0) tt_prefetch(s, qkey);
         Counters qc = next_counters(p, m, cnt);
         int score;
         if (i == 0) {
@@ -362,7 +399,8 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
         }
     }
     int flag = (orig_alpha < best && best < beta) ? S_EXACT : (best >= beta ? S_LOWER : S_UPPER);
-    if (!e || depth >= e->depth || flag == S_EXACT) tt_store(s, key, depth, flag, to_tt(best, ply), &ml->m[best_i]);
+    if (depth > 0 && (!e || depth >= e->depth || flag == S_EXACT))
+        tt_store(s, key, depth, flag, to_tt(best, ply), &ml->m[best_i]);
     return best;
 }
 

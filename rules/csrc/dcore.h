@@ -28,8 +28,10 @@ typedef struct {
     uint64_t lo, hi;
 } bb_t;
 
+/* The builtin is one instruction on aarch64 and on x86-64 built with -mpopcnt (setup.py adds it when the
+ * build machine has the instruction); elsewhere it would be a library call, slower than this SWAR count. */
 static inline int dc_popcount64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #else
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -55,9 +57,10 @@ static inline int dc_ctz64(uint64_t x) { /* x != 0 */
 static const bb_t BB_ZERO = {0, 0};
 
 static inline bb_t bb_bit(int i) {
+    uint64_t b = (uint64_t)1 << (i & 63);
     bb_t r;
-    r.lo = i < 64 ? (uint64_t)1 << i : 0;
-    r.hi = i >= 64 ? (uint64_t)1 << (i - 64) : 0;
+    r.lo = i < 64 ? b : 0;
+    r.hi = i < 64 ? 0 : b;
     return r;
 }
 static inline bb_t bb_and(bb_t a, bb_t b) { bb_t r = {a.lo & b.lo, a.hi & b.hi}; return r; }
@@ -68,7 +71,8 @@ static inline int bb_empty(bb_t a) { return !(a.lo | a.hi); }
 static inline int bb_eq(bb_t a, bb_t b) { return a.lo == b.lo && a.hi == b.hi; }
 static inline int bb_any(bb_t a, bb_t b) { return ((a.lo & b.lo) | (a.hi & b.hi)) != 0; }
 static inline int bb_test(bb_t a, int i) {
-    return i < 64 ? (int)((a.lo >> i) & 1) : (int)((a.hi >> (i - 64)) & 1);
+    uint64_t w = i < 64 ? a.lo : a.hi;
+    return (int)((w >> (i & 63)) & 1);
 }
 static inline int bb_count(bb_t a) { return dc_popcount64(a.lo) + dc_popcount64(a.hi); }
 /* Lowest set square, removed from *a (a must not be empty). */
@@ -104,6 +108,7 @@ typedef struct {
     /* short jumps per colour and square: (direction, jumped square, landing square) */
     uint8_t mj_n[2][DC_MAXSQ], mj[2][DC_MAXSQ][DC_NDIR][3];
     uint8_t kj_n[2][DC_MAXSQ], kj[2][DC_MAXSQ][DC_NDIR][3];
+    bb_t mj_over[2][DC_MAXSQ], kj_over[2][DC_MAXSQ]; /* the squares those jumps pass over, as one set */
     int man_long, king_flying, king_mode, king_long, removal_end, mid, man_takes_kings, partial;
     int land_to_continue;
     int8_t rev[DC_NDIR + 1];             /* direction forbidden after the last one; [DC_NDIR] = first jump */
@@ -138,6 +143,8 @@ static void rules_finish(Rules *R) {
                 }
             }
             R->mj_n[c][sq] = (uint8_t)k;
+            R->mj_over[c][sq] = BB_ZERO;
+            for (int j = 0; j < k; j++) R->mj_over[c][sq] = bb_or(R->mj_over[c][sq], bb_bit(R->mj[c][sq][j][1]));
             k = 0;
             for (int i = 0; i < R->ndirs[DIR_KING_CAP][c]; i++) {
                 int d = R->dirs[DIR_KING_CAP][c][i];
@@ -151,6 +158,8 @@ static void rules_finish(Rules *R) {
                 }
             }
             R->kj_n[c][sq] = (uint8_t)k;
+            R->kj_over[c][sq] = BB_ZERO;
+            for (int j = 0; j < k; j++) R->kj_over[c][sq] = bb_or(R->kj_over[c][sq], bb_bit(R->kj[c][sq][j][1]));
         }
     }
 }
@@ -320,6 +329,29 @@ static int count_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color
     return n;
 }
 
+/* Whether the side owning `own` has a non-capturing move (count_quiet > 0, stopping at the first). */
+static int has_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color) {
+    bb_t empty = bb_andnot(R->mask, bb_or(own, opp));
+    bb_t men = bb_andnot(own, kings);
+    for (int i = 0; i < R->ndirs[DIR_MAN_MOVE][color]; i++) {
+        const uint8_t *adj = R->adj[R->dirs[DIR_MAN_MOVE][color][i]];
+        bb_t it = men;
+        while (!bb_empty(it)) {
+            int t = adj[bb_pop(&it)];
+            if (t != DC_NONE && bb_test(empty, t)) return 1;
+        }
+    }
+    bb_t k = bb_and(own, kings);
+    while (!bb_empty(k)) {
+        int s = bb_pop(&k);
+        for (int i = 0; i < R->ndirs[DIR_KING_MOVE][color]; i++) {
+            int t = R->step[R->dirs[DIR_KING_MOVE][color][i]][s];
+            if (t != DC_NONE && bb_test(empty, t)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------------------------------------------
  * Captures
  * ------------------------------------------------------------------------------------------------- */
@@ -339,8 +371,10 @@ static int any_long_capture(const Rules *R, bb_t pieces, int kind, int color, bb
 }
 
 static int any_short_capture(const Rules *R, bb_t pieces, int king, int color, bb_t empty, bb_t targets) {
+    const bb_t *over = king ? R->kj_over[color] : R->mj_over[color];
     while (!bb_empty(pieces)) {
         int s = bb_pop(&pieces);
+        if (!bb_any(over[s], targets)) continue; /* no target next to it: most pieces, most of the time */
         int nj = king ? R->kj_n[color][s] : R->mj_n[color][s];
         const uint8_t(*tbl)[3] = king ? R->kj[color][s] : R->mj[color][s];
         for (int j = 0; j < nj; j++)
@@ -667,8 +701,10 @@ static void gen_captures(const Rules *R, bb_t own, bb_t opp, bb_t kings, int col
     bb_t occ = bb_or(own, opp);
     bb_t own_kings = bb_and(own, kings);
     bb_t men = bb_andnot(own, kings);
+    bb_t man_targets = R->man_takes_kings ? opp : bb_andnot(opp, kings);
     while (!bb_empty(men)) {
         int s = bb_pop(&men);
+        if (!R->man_long && !bb_any(R->mj_over[color][s], man_targets)) continue; /* cannot start a capture */
         c.start = s;
         c.depth = 0;
         c.path[0] = (uint8_t)s;
