@@ -3,6 +3,7 @@
  * (repetition against the game and the path, the no-progress count, the FMJD 16/5-move endgame rule, the
  * Turkish king-versus-single-man win). engine/search.py is the readable reference of the same search; the
  * iterative deepening and progress reports stay in Python (engine/native.py) around root_search().
+ * Needs POSIX clock_gettime (Python.h asks for it; a plain C program defines _POSIX_C_SOURCE first).
  */
 #ifndef DSEARCH_H
 #define DSEARCH_H
@@ -140,7 +141,7 @@ static inline TTEntry *tt_probe(Search *s, uint64_t key) {
 }
 
 static inline void tt_prefetch(const Search *s, uint64_t key) {
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(DC_BUILTINS)
     __builtin_prefetch(tt_bucket(s, key));
 #else
     (void)s;

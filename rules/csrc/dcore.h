@@ -30,8 +30,12 @@ typedef struct {
 
 /* The builtin is one instruction on aarch64 and on x86-64 built with -mpopcnt (setup.py adds it when the
  * build machine has the instruction); elsewhere it would be a library call, slower than this SWAR count. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DC_NO_BUILTINS)
+#define DC_BUILTINS 1 /* DC_NO_BUILTINS forces the plain C paths (tests/rules/test_native_portable.py) */
+#endif
+
 static inline int dc_popcount64(uint64_t x) {
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
+#if defined(DC_BUILTINS) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #else
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -42,7 +46,7 @@ static inline int dc_popcount64(uint64_t x) {
 }
 
 static inline int dc_ctz64(uint64_t x) { /* x != 0 */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(DC_BUILTINS)
     return __builtin_ctzll(x);
 #else
     int n = 0;
