@@ -5,7 +5,7 @@ Usage: python bench/match.py [--games 100] [--time 0.5] [--self-games 20] [--sel
 
 Part 1: our top level (the compiled search) against dame-rs (PyPI `dame-rs`, in .bench-venv), international,
 `--time` seconds a move each, from varied openings (the first plies of the played games in tests/data, then
-seeded random ones), every opening twice with the colours swapped. Part 2: in each variant, our top level on
+seeded random ones), every opening twice with the colors swapped. Part 2: in each variant, our top level on
 the native core against the same level on the pure-Python core at equal time. Games end by the rules (Game:
 no move, repetition, the move-count and endgame rules, draws applied at once); one reaching --max-plies is
 adjudicated on material (two men's worth ahead wins). Prints each result and the score of the first player

@@ -50,21 +50,21 @@ def _eval_params(variant: Any, weights: Any) -> dict[str, object]:
         other = g.square_at(r + dr, c + dc)
         return -1 if other is None else dense[other]
 
-    colours = (Color.WHITE, Color.BLACK)
+    colors = (Color.WHITE, Color.BLACK)
     return {
         "giveaway": int(ev.giveaway),
         "orthogonal": int(ev.orthogonal),
-        "man_value": tuple(tuple(ev._man_table[c][s] for s in squares) for c in colours),
+        "man_value": tuple(tuple(ev._man_table[c][s] for s in squares) for c in colors),
         "king_value": tuple(ev._king_table[s] for s in squares),
         "mobility": ev.weights.mobility,
-        "runaway": tuple(tuple(ev._runaway[c][s] for s in squares) for c in colours),
-        "cone": tuple(tuple(tuple(dense[t] for t in ev._cone[c][s]) for s in squares) for c in colours),
+        "runaway": tuple(tuple(ev._runaway[c][s] for s in squares) for c in colors),
+        "cone": tuple(tuple(tuple(dense[t] for t in ev._cone[c][s]) for s in squares) for c in colors),
         "steps": tuple(tuple(tuple(dense[t] for t in ev._forward_steps[c][s]) for s in squares)
-                       for c in colours),
+                       for c in colors),
         "backed": ev.weights.turkish_backed,
         "side": ev.weights.turkish_side,
         "chase": ev.weights.chase,
-        "behind": tuple(tuple(at(s, -variant.forward(c), 0) for s in squares) for c in colours),
+        "behind": tuple(tuple(at(s, -variant.forward(c), 0) for s in squares) for c in colors),
         "left": tuple(at(s, 0, -1) for s in squares),
         "right": tuple(at(s, 0, 1) for s in squares),
         "row": tuple(g.rc(s)[0] for s in squares),

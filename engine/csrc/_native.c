@@ -41,8 +41,8 @@ static int ep_ints(PyObject *params, const char *key, long lo, long hi, long *ou
     return 0;
 }
 
-/* A per-colour table of n values. */
-static int ep_colour_ints(PyObject *params, const char *key, int n, long lo, long hi, int32_t out[2][DC_MAXSQ]) {
+/* A per-color table of n values. */
+static int ep_color_ints(PyObject *params, const char *key, int n, long lo, long hi, int32_t out[2][DC_MAXSQ]) {
     PyObject *v = dp_item(params, key);
     long buf[2 * DC_MAXSQ];
     Py_ssize_t lens[2];
@@ -57,15 +57,15 @@ static int ep_colour_ints(PyObject *params, const char *key, int n, long lo, lon
     return 0;
 }
 
-/* A per-colour, per-square list of squares, as bitboards. */
-static int ep_colour_masks(PyObject *params, const char *key, int n, bb_t out[2][DC_MAXSQ]) {
+/* A per-color, per-square list of squares, as bitboards. */
+static int ep_color_masks(PyObject *params, const char *key, int n, bb_t out[2][DC_MAXSQ]) {
     PyObject *v = dp_item(params, key);
     if (!v) return -1;
     PyObject *fast = PySequence_Fast(v, key);
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 2) {
         Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "native eval parameters: %s needs 2 colours", key);
+        PyErr_Format(PyExc_ValueError, "native eval parameters: %s needs 2 colors", key);
         return -1;
     }
     long buf[DC_MAXSQ];
@@ -109,14 +109,14 @@ static int eval_from_params(Eval *E, int n, PyObject *params) {
     E->giveaway = (int)x;
     if (dp_int(params, "orthogonal", 0, 1, &x)) return -1;
     E->orthogonal = (int)x;
-    if (ep_colour_ints(params, "man_value", n, -1000000, 1000000, E->man_value)) return -1;
+    if (ep_color_ints(params, "man_value", n, -1000000, 1000000, E->man_value)) return -1;
     if (ep_ints(params, "king_value", -1000000, 1000000, buf, n)) return -1;
     for (int s = 0; s < n; s++) E->king_value[s] = (int32_t)buf[s];
     if (dp_int(params, "mobility", -100000, 100000, &x)) return -1;
     E->mobility = (int)x;
-    if (ep_colour_ints(params, "runaway", n, -1000000, 1000000, E->runaway)) return -1;
-    if (ep_colour_masks(params, "cone", n, E->cone)) return -1;
-    if (ep_colour_masks(params, "steps", n, E->steps)) return -1;
+    if (ep_color_ints(params, "runaway", n, -1000000, 1000000, E->runaway)) return -1;
+    if (ep_color_masks(params, "cone", n, E->cone)) return -1;
+    if (ep_color_masks(params, "steps", n, E->steps)) return -1;
     for (int c = 0; c < 2; c++) {
         E->zone[c] = BB_ZERO;
         for (int s = 0; s < n; s++)
@@ -130,7 +130,7 @@ static int eval_from_params(Eval *E, int n, PyObject *params) {
     E->chase = (int)x;
     {
         int32_t behind[2][DC_MAXSQ];
-        if (ep_colour_ints(params, "behind", n, -1, n - 1, behind)) return -1;
+        if (ep_color_ints(params, "behind", n, -1, n - 1, behind)) return -1;
         for (int c = 0; c < 2; c++)
             for (int s = 0; s < n; s++) E->behind[c][s] = behind[c][s] < 0 ? DC_NONE : (uint8_t)behind[c][s];
     }

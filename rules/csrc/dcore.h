@@ -106,10 +106,10 @@ typedef struct {
     bb_t mask;                           /* every playing square */
     uint8_t adj[DC_NDIR][DC_MAXSQ];      /* geometric neighbour (men's quiet steps), DC_NONE if none */
     uint8_t step[DC_NDIR][DC_MAXSQ];     /* next square along the ray (captures, kings), DC_NONE */
-    uint8_t ndirs[4][2];                 /* [DIR_*][colour] */
+    uint8_t ndirs[4][2];                 /* [DIR_*][color] */
     uint8_t dirs[4][2][DC_NDIR];
-    bb_t crown[2];                       /* squares where a man of the colour is crowned */
-    /* short jumps per colour and square: (direction, jumped square, landing square) */
+    bb_t crown[2];                       /* squares where a man of the color is crowned */
+    /* short jumps per color and square: (direction, jumped square, landing square) */
     uint8_t mj_n[2][DC_MAXSQ], mj[2][DC_MAXSQ][DC_NDIR][3];
     uint8_t kj_n[2][DC_MAXSQ], kj[2][DC_MAXSQ][DC_NDIR][3];
     bb_t mj_over[2][DC_MAXSQ], kj_over[2][DC_MAXSQ]; /* the squares those jumps pass over, as one set */
@@ -119,7 +119,7 @@ typedef struct {
     int nprec;
     uint8_t prec[DC_MAXPREC];
     int need_korder;                     /* the earliest-king rule needs each capture's king order */
-    uint64_t zob[4][DC_MAXSQ];           /* [colour * 2 + is_king][square] */
+    uint64_t zob[4][DC_MAXSQ];           /* [color * 2 + is_king][square] */
     uint64_t zturn;                      /* xor-ed in when Black is to move */
     int pad_size;                        /* the Python core's padded bit count (stride * height) */
     int sq_pad[DC_MAXSQ];                /* padded index of each dense square */

@@ -339,18 +339,18 @@ static PyObject *dc_to_pyint(const Rules *R, bb_t b) {
     return r;
 }
 
-/* (own, opp, kings, colour) Python values (the side to move's pieces first) -> a Pos; RulesError for an
+/* (own, opp, kings, color) Python values (the side to move's pieces first) -> a Pos; RulesError for an
  * inconsistent position, InvalidSquareError for a bit on no playing square. */
 static int dc_position(const Rules *R, PyObject *own, PyObject *opp, PyObject *k, PyObject *color, Pos *p,
                        const DcErrors *err) {
     if (!PyLong_Check(color)) {
-        PyErr_Format(PyExc_TypeError, "colour must be an int (rules.Color), not %.80s", Py_TYPE(color)->tp_name);
+        PyErr_Format(PyExc_TypeError, "color must be an int (rules.Color), not %.80s", Py_TYPE(color)->tp_name);
         return -1;
     }
     long c = PyLong_AsLong(color);
     if (c == -1 && PyErr_Occurred()) return -1;
     if (c != 0 && c != 1) {
-        PyErr_Format(err->rules_error, "colour must be 0 (white) or 1 (black), not %ld", c);
+        PyErr_Format(err->rules_error, "color must be 0 (white) or 1 (black), not %ld", c);
         return -1;
     }
     p->turn = (int)c;

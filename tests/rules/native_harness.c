@@ -4,7 +4,7 @@
  * with -DDC_NO_BUILTINS to check the plain C fallbacks; the same file cross-compiles for the Raspberry Pi
  * (arm-linux-gnueabihf-gcc, aarch64-linux-gnu-gcc), see the README.
  *
- * Input: n pad_size | squares[n] | adj[8][n] | step[8][n] | dirs: 4 kinds x 2 colours, each "len items" |
+ * Input: n pad_size | squares[n] | adj[8][n] | step[8][n] | dirs: 4 kinds x 2 colors, each "len items" |
  * crown: 2 x "len items" | man_long king_flying king_mode removal_end mid man_takes_kings partial
  * land_to_continue | rev[9] | "nprec items" | zobrist[4][n] zturn | position: 3 x "len squares" (white,
  * black, kings) turn | perft depth | search depth

@@ -169,7 +169,7 @@ def test_same_moves_on_hypothesis_positions(variant_id: str, seed: int) -> None:
 
 
 # -- published perft counts, deeper than tests/rules/test_reference.py takes the Python core ---------------
-DEEP_PERFT = [  # (variant, depth, keep duplicates or None, drop duplicates): reference.md section 2
+DEEP_PERFT = [  # (variant, depth, keep or None, drop): docs/rules/reference-data.md#perft-counts
     ("international", 8, 6483971, 6483961),
     ("english", 10, None, 18391564),   # keep = drop at this depth
     ("russian", 9, 4570667, 4570586),
@@ -238,7 +238,7 @@ def test_bad_input_raises_the_rules_errors_and_never_crashes() -> None:
         gen.legal("31-50", opp, kings, turn)
     with pytest.raises(TypeError):
         gen.legal(own, opp, kings)
-    with pytest.raises(TypeError, match="colour"):
+    with pytest.raises(TypeError, match="color"):
         gen.legal(own, opp, kings, "white")
     with pytest.raises(rules.InvalidSquareError, match="bit 10 is not a playing square"):
         gen.legal(own | 1 << 10, opp, kings, turn)   # the ghost column of the padded board
@@ -250,7 +250,7 @@ def test_bad_input_raises_the_rules_errors_and_never_crashes() -> None:
         gen.legal(own, opp | own, kings, turn)
     with pytest.raises(rules.RulesError, match="kings bitboard marks an empty square"):
         gen.legal(own, opp, 1 << rules.Board("international").variant.geometry.parse_square("25"), turn)
-    with pytest.raises(rules.RulesError, match="colour must be 0"):
+    with pytest.raises(rules.RulesError, match="color must be 0"):
         gen.legal(own, opp, kings, 2)
     with pytest.raises(ValueError, match="perft depth"):
         gen.perft(own, opp, kings, turn, -1)
