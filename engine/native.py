@@ -18,19 +18,14 @@ from typing import Any
 from engine.evaluation import Evaluator
 from engine.search import SearchAborted, Searcher
 from rules import Board, Color, Move
-from rules.native import available, rules_params, unsupported
+from rules.native import available, optional_extension, rules_params, unsupported
 
 DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
 
 
-@cache
 def compiled() -> ModuleType | None:
     """The engine extension whether or not DBOARD_PURE_PYTHON is set (tests compare both), or None."""
-    try:
-        from engine import _native  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _native
+    return optional_extension("engine._native")
 
 
 def eval_params(evaluator: Evaluator) -> dict[str, object]:
@@ -131,11 +126,10 @@ class NativeSearcher(Searcher):
         own, opp = board._own_opp()
         return int(self._native.evaluate(own, opp, board._k, board.turn))
 
-    def search(self, board: Board, *args: Any, **kwargs: Any) -> Any:
-        """As Searcher.search (same arguments and result), each iteration searched in C."""
+    def _begin(self, board: Board, deadline: float | None, node_limit: int | None, stop_event: Any) -> None:
+        super()._begin(board, deadline, node_limit, stop_event)
         self._since_cp = _since_capture_or_promotion(board)
         self._native.new_search()
-        return super().search(board, *args, **kwargs)
 
     # -- the C calls ------------------------------------------------------------------------------------
     def _root_args(self, board: Board) -> tuple[object, ...]:
@@ -196,12 +190,7 @@ class NativeSearcher(Searcher):
         stop_event: Any = None,
     ) -> list[tuple[Move, int]]:
         """Score of every legal move at `depth`, best first: exact within `window` of the best."""
-        self._history_keys = self._game_keys(board)
-        self._quiet, self._quiet_limit = self._no_progress(board)
-        self._since_cp = _since_capture_or_promotion(board)
-        self._stop = stop_event
-        self._deadline = deadline or float("inf")
-        self.nodes = 0
+        self._begin(board, deadline, None, stop_event)
         scored, nodes = self._native.score_moves(*self._root_args(board), depth, window, self._seconds_left(),
                                                  self._stop_callable())
         self.nodes = nodes

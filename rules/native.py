@@ -9,6 +9,7 @@ a geometry it cannot represent). Such a variant, like every variant when the ext
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import logging
 import os
@@ -56,13 +57,17 @@ _GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonal
 
 
 @cache
-def compiled() -> ModuleType | None:
-    """The extension module whether or not DBOARD_PURE_PYTHON is set (tests compare both cores), or None."""
+def optional_extension(name: str) -> ModuleType | None:
+    """The compiled module `name` (e.g. "rules._native"), or None when it was not built."""
     try:
-        from rules import _native  # type: ignore[attr-defined]
+        return importlib.import_module(name)
     except ImportError:
         return None
-    return _native
+
+
+def compiled() -> ModuleType | None:
+    """The rules extension whether or not DBOARD_PURE_PYTHON is set (tests compare both cores), or None."""
+    return optional_extension("rules._native")
 
 
 def _load() -> ModuleType | None:

@@ -233,10 +233,21 @@ static int py_stop(Search *s) {
     return stop;
 }
 
-/* Position, game keys and counters shared by iterate() and score_moves(). */
+/* Position, game keys and counters shared by iterate() and score_moves(), after checking that the searcher
+ * is idle and the depth and stop arguments are sound; the root moves go into self->root. */
 static int parse_root(SearcherObject *self, PyObject *own, PyObject *opp, PyObject *kings, PyObject *color,
-                      PyObject *game_keys, int quiet, int quiet_limit, int cp, RootInfo *ri) {
+                      PyObject *game_keys, int quiet, int quiet_limit, int cp, int depth, PyObject *stop,
+                      RootInfo *ri) {
     Search *s = self->s;
+    if (check_idle(self)) return -1;
+    if (depth < 1 || depth > S_MAX_PLY) {
+        PyErr_Format(PyExc_ValueError, "search depth must be 1..%d, not %d", S_MAX_PLY, depth);
+        return -1;
+    }
+    if (stop != Py_None && !PyCallable_Check(stop)) {
+        PyErr_SetString(PyExc_TypeError, "stop must be a callable or None");
+        return -1;
+    }
     if (dc_position(&s->R, own, opp, kings, color, &ri->root, &self->err)) return -1;
     PyObject *fast = PySequence_Fast(game_keys, "game_keys must be a sequence of ints");
     if (!fast) return -1;
@@ -259,6 +270,12 @@ static int parse_root(SearcherObject *self, PyObject *own, PyObject *opp, PyObje
     ri->cnt.quiet = quiet;
     ri->cnt.cp = cp;
     s->quiet_limit = quiet_limit;
+    int c = ri->root.turn;
+    gen_legal(&s->R, ri->root.side[c], ri->root.side[1 - c], ri->root.kings, c, 0, &self->root);
+    if (self->root.oom) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return 0;
 }
 
@@ -324,20 +341,8 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOiiiidKOO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
                           &depth, &seconds, &node_limit, &stop, &only))
         return NULL;
-    if (check_idle(self)) return NULL;
-    if (depth < 1 || depth > S_MAX_PLY) {
-        PyErr_Format(PyExc_ValueError, "search depth must be 1..%d, not %d", S_MAX_PLY, depth);
-        return NULL;
-    }
-    if (stop != Py_None && !PyCallable_Check(stop)) {
-        PyErr_SetString(PyExc_TypeError, "stop must be a callable or None");
-        return NULL;
-    }
-    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, &ri)) return NULL;
+    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, depth, stop, &ri)) return NULL;
     Search *s = self->s;
-    int c = ri.root.turn;
-    gen_legal(&s->R, ri.root.side[c], ri.root.side[1 - c], ri.root.kings, c, 0, &self->root);
-    if (self->root.oom) return PyErr_NoMemory();
     if (filter_root(self, only)) return NULL;
     search_begin(s, seconds, (uint64_t)node_limit);
     res.completed = res.has_move = res.improved = 0;
@@ -369,20 +374,8 @@ static PyObject *searcher_score_moves(SearcherObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOiiiiidO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
                           &depth, &window, &seconds, &stop))
         return NULL;
-    if (check_idle(self)) return NULL;
-    if (depth < 1 || depth > S_MAX_PLY) {
-        PyErr_Format(PyExc_ValueError, "search depth must be 1..%d, not %d", S_MAX_PLY, depth);
-        return NULL;
-    }
-    if (stop != Py_None && !PyCallable_Check(stop)) {
-        PyErr_SetString(PyExc_TypeError, "stop must be a callable or None");
-        return NULL;
-    }
-    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, &ri)) return NULL;
+    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, depth, stop, &ri)) return NULL;
     Search *s = self->s;
-    int c = ri.root.turn;
-    gen_legal(&s->R, ri.root.side[c], ri.root.side[1 - c], ri.root.kings, c, 0, &self->root);
-    if (self->root.oom) return PyErr_NoMemory();
     int *scores = (int *)PyMem_Malloc(sizeof(int) * (size_t)(self->root.n + 1));
     if (!scores) return PyErr_NoMemory();
     search_begin(s, seconds, 0);

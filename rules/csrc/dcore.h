@@ -126,6 +126,24 @@ typedef struct {
     int16_t pad2dense[192];              /* dense index of a padded index, -1 for a non-playing one */
 } Rules;
 
+/* The short jumps of one kind of piece (DIR_MAN_CAP or DIR_KING_CAP) from `sq`; returns how many. */
+static int jump_table(const Rules *R, int kind, int c, int sq, uint8_t tbl[DC_NDIR][3], bb_t *over_set) {
+    int k = 0;
+    *over_set = BB_ZERO;
+    for (int i = 0; i < R->ndirs[kind][c]; i++) {
+        int d = R->dirs[kind][c][i];
+        int over = R->step[d][sq];
+        int land = over == DC_NONE ? DC_NONE : R->step[d][over];
+        if (land == DC_NONE) continue;
+        tbl[k][0] = (uint8_t)d;
+        tbl[k][1] = (uint8_t)over;
+        tbl[k][2] = (uint8_t)land;
+        *over_set = bb_or(*over_set, bb_bit(over));
+        k++;
+    }
+    return k;
+}
+
 /* Fill the jump tables and derived flags once the raw tables are set. */
 static void rules_finish(Rules *R) {
     R->king_long = R->king_mode != KC_SHORT;
@@ -134,36 +152,8 @@ static void rules_finish(Rules *R) {
         if (R->prec[i] == PREC_EARLIEST_KING) R->need_korder = 1;
     for (int c = 0; c < 2; c++) {
         for (int sq = 0; sq < R->n; sq++) {
-            int k = 0;
-            for (int i = 0; i < R->ndirs[DIR_MAN_CAP][c]; i++) {
-                int d = R->dirs[DIR_MAN_CAP][c][i];
-                int over = R->step[d][sq];
-                int land = over == DC_NONE ? DC_NONE : R->step[d][over];
-                if (land != DC_NONE) {
-                    R->mj[c][sq][k][0] = (uint8_t)d;
-                    R->mj[c][sq][k][1] = (uint8_t)over;
-                    R->mj[c][sq][k][2] = (uint8_t)land;
-                    k++;
-                }
-            }
-            R->mj_n[c][sq] = (uint8_t)k;
-            R->mj_over[c][sq] = BB_ZERO;
-            for (int j = 0; j < k; j++) R->mj_over[c][sq] = bb_or(R->mj_over[c][sq], bb_bit(R->mj[c][sq][j][1]));
-            k = 0;
-            for (int i = 0; i < R->ndirs[DIR_KING_CAP][c]; i++) {
-                int d = R->dirs[DIR_KING_CAP][c][i];
-                int over = R->step[d][sq];
-                int land = over == DC_NONE ? DC_NONE : R->step[d][over];
-                if (land != DC_NONE) {
-                    R->kj[c][sq][k][0] = (uint8_t)d;
-                    R->kj[c][sq][k][1] = (uint8_t)over;
-                    R->kj[c][sq][k][2] = (uint8_t)land;
-                    k++;
-                }
-            }
-            R->kj_n[c][sq] = (uint8_t)k;
-            R->kj_over[c][sq] = BB_ZERO;
-            for (int j = 0; j < k; j++) R->kj_over[c][sq] = bb_or(R->kj_over[c][sq], bb_bit(R->kj[c][sq][j][1]));
+            R->mj_n[c][sq] = (uint8_t)jump_table(R, DIR_MAN_CAP, c, sq, R->mj[c][sq], &R->mj_over[c][sq]);
+            R->kj_n[c][sq] = (uint8_t)jump_table(R, DIR_KING_CAP, c, sq, R->kj[c][sq], &R->kj_over[c][sq]);
         }
     }
 }
@@ -275,46 +265,22 @@ static inline void add_quiet(MoveList *ml, int from, int to, int promo) {
     }
 }
 
-/* Men by direction (targets ascending within a direction), then kings by square, direction, distance:
- * the order of MoveGen.quiet_moves. */
-static void gen_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color, MoveList *ml) {
+/* Every non-capturing move into ml, or only their number when ml is NULL. Men by direction (targets
+ * ascending within a direction), then kings by square, direction, distance: MoveGen.quiet_moves's order. */
+static int walk_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color, MoveList *ml) {
     bb_t empty = bb_andnot(R->mask, bb_or(own, opp));
     bb_t men = bb_andnot(own, kings);
     bb_t crown = R->crown[color];
+    int n = 0;
     for (int i = 0; i < R->ndirs[DIR_MAN_MOVE][color]; i++) {
         const uint8_t *adj = R->adj[R->dirs[DIR_MAN_MOVE][color][i]];
         bb_t it = men;
         while (!bb_empty(it)) {
             int s = bb_pop(&it);
             int t = adj[s];
-            if (t != DC_NONE && bb_test(empty, t)) add_quiet(ml, s, t, bb_test(crown, t));
-        }
-    }
-    bb_t k = bb_and(own, kings);
-    while (!bb_empty(k)) {
-        int s = bb_pop(&k);
-        for (int i = 0; i < R->ndirs[DIR_KING_MOVE][color]; i++) {
-            const uint8_t *step = R->step[R->dirs[DIR_KING_MOVE][color][i]];
-            int t = step[s];
-            while (t != DC_NONE && bb_test(empty, t)) {
-                add_quiet(ml, s, t, 0);
-                if (!R->king_flying) break;
-                t = step[t];
-            }
-        }
-    }
-}
-
-static int count_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color) {
-    bb_t empty = bb_andnot(R->mask, bb_or(own, opp));
-    bb_t men = bb_andnot(own, kings);
-    int n = 0;
-    for (int i = 0; i < R->ndirs[DIR_MAN_MOVE][color]; i++) {
-        const uint8_t *adj = R->adj[R->dirs[DIR_MAN_MOVE][color][i]];
-        bb_t it = men;
-        while (!bb_empty(it)) {
-            int t = adj[bb_pop(&it)];
-            if (t != DC_NONE && bb_test(empty, t)) n++;
+            if (t == DC_NONE || !bb_test(empty, t)) continue;
+            n++;
+            if (ml) add_quiet(ml, s, t, bb_test(crown, t));
         }
     }
     bb_t k = bb_and(own, kings);
@@ -325,12 +291,21 @@ static int count_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color
             int t = step[s];
             while (t != DC_NONE && bb_test(empty, t)) {
                 n++;
+                if (ml) add_quiet(ml, s, t, 0);
                 if (!R->king_flying) break;
                 t = step[t];
             }
         }
     }
     return n;
+}
+
+static inline void gen_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color, MoveList *ml) {
+    walk_quiet(R, own, opp, kings, color, ml);
+}
+
+static inline int count_quiet(const Rules *R, bb_t own, bb_t opp, bb_t kings, int color) {
+    return walk_quiet(R, own, opp, kings, color, NULL);
 }
 
 /* Whether the side owning `own` has a non-capturing move (count_quiet > 0, stopping at the first). */

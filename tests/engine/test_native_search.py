@@ -12,42 +12,16 @@ import random
 import threading
 
 import pytest
-from test_engine_search import _quiet_king_walk
+from test_engine_search import _minimax, _quiet_king_walk, _seeded_position
 
-from engine import MATE, Engine, SearchLimits
+from engine import Engine, SearchLimits
 from engine import native as engine_native
 from engine.evaluation import Evaluator, Weights
-from engine.limits import INFINITY, MATE_BOUND
+from engine.limits import MATE_BOUND
 from engine.native import NativeSearcher, make_searcher
-from engine.search import QUIESCENCE_PLIES, Searcher
+from engine.search import Searcher
 from rules import VARIANT_IDS, Board, InvalidSquareError, get_variant
 from rules import native as rules_native
-
-
-def _seeded(variant: str, plies: int, seed: int) -> Board:
-    board = Board(variant)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        moves = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.captures))
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
-def _minimax(board: Board, ev: Evaluator, depth: int, ply: int) -> int:
-    """Full-width negamax with the same capture quiescence (as in test_engine_search)."""
-    moves = list(board.legal_moves)
-    if not moves:
-        return -MATE + ply if board.variant.no_move_loses else MATE - ply
-    if depth <= 0 and (not moves[0].captures or depth <= -QUIESCENCE_PLIES):
-        return ev.evaluate(board)
-    best = -INFINITY
-    for move in moves:
-        board.push(move)
-        best = max(best, -_minimax(board, ev, depth - 1, ply + 1))
-        board.pop()
-    return best
 
 
 def test_the_engine_extension_is_built_and_plays_when_the_rules_core_does(monkeypatch) -> None:
@@ -84,7 +58,7 @@ def test_the_c_evaluation_equals_the_python_one(variant: str) -> None:
 def test_pvs_score_equals_plain_minimax(variant: str, seed: int) -> None:
     ev = Evaluator(get_variant(variant))
     for plies in (6, 24):
-        board = _seeded(variant, plies, seed)
+        board = _seeded_position(variant, plies, seed)
         if not board.legal_moves:
             continue
         searcher = NativeSearcher(ev, extend_single_replies=False, reductions=False)
@@ -97,7 +71,7 @@ def test_pvs_score_equals_plain_minimax(variant: str, seed: int) -> None:
 def test_scored_moves_equal_the_python_searchers() -> None:
     """score_moves (the randomised levels) gives each move the same score in both searchers."""
     for variant, seed in (("english", 3), ("international", 4), ("brazilian", 5)):
-        board = _seeded(variant, 10, seed)
+        board = _seeded_position(variant, 10, seed)
         ev = Evaluator(board.variant)
         python = dict(Searcher(ev, extend_single_replies=False).score_moves(board, 3, window=10**6))
         native = dict(NativeSearcher(ev, extend_single_replies=False, reductions=False).score_moves(
@@ -109,22 +83,6 @@ def test_finds_the_win_and_a_deep_tactic() -> None:
     board = Board("international", "W:W28,45:B23,5")
     result = NativeSearcher(Evaluator(board.variant)).search(board, SearchLimits(depth=12))
     assert result.score >= MATE_BOUND and "x" in result.pv_text[0]
-
-
-def test_no_progress_draw_inside_the_tree() -> None:
-    """As test_engine_search's Python test: after 49 quiet king plies, every king move of Black's scores 0."""
-    variant = get_variant("international")
-    board = Board(variant, "W:WK27,46,47,48:BK24,1,2,3,4")   # Kc5 a1 c1 e1 against Kh6 b10 d10 f10 h10
-    _quiet_king_walk(board, 49)
-    with_rule = dict(NativeSearcher(Evaluator(variant)).score_moves(board, 2))
-    blind = Evaluator(get_variant("international", no_progress=None))
-    without = dict(NativeSearcher(blind).score_moves(board, 2))
-    king_moves = [m for m in with_rule if m.from_square in board.kings(board.turn) and not m.captures]
-    man_moves = [m for m in with_rule if m not in king_moves]
-    assert king_moves and man_moves
-    assert all(with_rule[m] == 0 for m in king_moves)
-    assert any(without[m] != 0 for m in king_moves)
-    assert all(with_rule[m] == without[m] for m in man_moves)   # a man move restarts the count
 
 
 def test_fmjd_endgame_rule_inside_the_tree() -> None:
@@ -165,7 +123,7 @@ def test_a_stop_event_set_during_the_search_ends_it() -> None:
 
 
 def test_a_search_runs_in_another_thread_and_stops_on_request() -> None:
-    board = _seeded("russian", 12, 4)
+    board = _seeded_position("russian", 12, 4)
     stop, started = threading.Event(), threading.Event()
     results = []
     engine = Engine("russian")
