@@ -79,6 +79,15 @@ def test_scored_moves_equal_the_python_searchers() -> None:
         assert native == python
 
 
+def test_root_moves_restrict_the_search() -> None:
+    board = _seeded_position("international", 8, 2)
+    searcher = NativeSearcher(Evaluator(board.variant))
+    best = searcher.search(board, SearchLimits(depth=4)).move
+    others = [m for m in board.legal_moves if m != best]
+    result = searcher.search(board, SearchLimits(depth=4), root_moves=others[:2])
+    assert result.move in others[:2] and result.pv[0] == result.move
+
+
 def test_finds_the_win_and_a_deep_tactic() -> None:
     board = Board("international", "W:W28,45:B23,5")
     result = NativeSearcher(Evaluator(board.variant)).search(board, SearchLimits(depth=12))
