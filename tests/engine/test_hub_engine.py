@@ -255,7 +255,7 @@ def test_hub_client_sends_the_recent_moves_for_the_draw_rules() -> None:
     args = hub_line(board)
     assert args == {"pos": position_string(Board("english", start)), "moves": "31-26 6-9 26-31 9-6"}
     for history, expected in ((board, "31-26"), (Board("english", board.fen()), "31-27")):
-        engine = HubEngine(HUB_COMMAND, variant="english", margin=10.0)   # fresh: no table from another search
+        engine = HubEngine(HUB_COMMAND, variant="english", margin=10.0)   # fresh: no table of another search
         try:
             assert board.move_text(engine.play(history, 0.5)) == expected
         finally:
