@@ -332,6 +332,7 @@ class Session:
         elif isinstance(item, _EngineAnswer):
             if item.note is not None and item.token == ctl.engine_token:
                 ctl.say(item.note, "warning")
+            self._flush_progress()   # a search quicker than PROGRESS_SECONDS still shows its last iteration
             ctl.computer_moved(item.token, item.move)
         elif isinstance(item, cmd.Command):
             self._command(item)

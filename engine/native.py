@@ -18,14 +18,19 @@ from typing import Any
 from engine.evaluation import Evaluator
 from engine.search import SearchAborted, Searcher
 from rules import Board, Color, Move
-from rules.native import available, optional_extension, rules_params, unsupported
+from rules.native import available, rules_params, unsupported
 
 DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
 
 
+@cache
 def compiled() -> ModuleType | None:
     """The engine extension whether or not DBOARD_PURE_PYTHON is set (tests compare both), or None."""
-    return optional_extension("engine._native")
+    try:
+        from engine import _native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _native
 
 
 def eval_params(evaluator: Evaluator) -> dict[str, object]:

@@ -9,7 +9,6 @@ a geometry it cannot represent). Such a variant, like every variant when the ext
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import itertools
 import logging
 import os
@@ -57,17 +56,13 @@ _GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonal
 
 
 @cache
-def optional_extension(name: str) -> ModuleType | None:
-    """The compiled module `name` (e.g. "rules._native"), or None when it was not built."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 def compiled() -> ModuleType | None:
     """The rules extension whether or not DBOARD_PURE_PYTHON is set (tests compare both cores), or None."""
-    return optional_extension("rules._native")
+    try:
+        from rules import _native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _native
 
 
 def _load() -> ModuleType | None:
