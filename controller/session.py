@@ -333,7 +333,6 @@ class Session:
             self._flush_progress()   # the search's last iteration is shown before its move
             if item.note is not None and item.token == ctl.engine_token:
                 ctl.say(item.note, "warning")
-            self._flush_progress()   # a search quicker than PROGRESS_SECONDS still shows its last iteration
             ctl.computer_moved(item.token, item.move)
         elif isinstance(item, cmd.Command):
             self._command(item)
