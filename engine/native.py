@@ -10,6 +10,7 @@ rules core; otherwise (or with DBOARD_PURE_PYTHON=1) the pure-Python Searcher pl
 
 from __future__ import annotations
 
+import logging
 import time
 from functools import cache
 from types import ModuleType
@@ -19,6 +20,8 @@ from engine.evaluation import Evaluator
 from engine.search import SearchAborted, Searcher
 from rules import Board, Color, Move
 from rules.native import available, rules_params, unsupported
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
 
@@ -213,6 +216,10 @@ class NativeSearcher(Searcher):
 
 def make_searcher(evaluator: Evaluator) -> Searcher:
     """The compiled searcher when it is built and fits the variant and evaluator, else the Python one."""
-    if available() and compiled() is not None and unsupported_search(evaluator) is None:
-        return NativeSearcher(evaluator)
+    if available() and compiled() is not None:
+        reason = unsupported_search(evaluator)
+        if reason is None:
+            return NativeSearcher(evaluator)
+        if unsupported(evaluator.variant) is None:   # (rules.native says so of a variant beyond it)
+            logger.info("draughts-board: the engine searches %s in Python (%s)", evaluator.variant.id, reason)
     return Searcher(evaluator)

@@ -179,6 +179,12 @@ def native_movegen(variant: Variant, force: bool = False) -> Any | None:
     """A compiled MoveGen for `variant` (same methods as rules.movegen.MoveGen, plus perft), or None when the
     package runs on pure Python (`force`: whenever the extension is built) or the variant does not fit."""
     module = compiled() if force else _EXT
-    if module is None or unsupported(variant) is not None:
+    if module is None:
+        return None
+    reason = unsupported(variant)
+    if reason is not None:
+        if not force:
+            logger.info("draughts-board: %s plays on the pure-Python core (beyond the native core: %s)",
+                        variant.id, reason)
         return None
     return module.MoveGen(rules_params(variant), Move)

@@ -8,12 +8,14 @@ These tests build engine.native.NativeSearcher directly, so they run whether or 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 import threading
 
 import pytest
 from test_engine_search import _minimax, _quiet_king_walk, _seeded_position
 
+import rules.variants
 from engine import Engine, SearchLimits
 from engine import native as engine_native
 from engine.evaluation import Evaluator, Weights
@@ -31,6 +33,28 @@ def test_the_engine_extension_is_built_and_plays_when_the_rules_core_does(monkey
     assert type(make_searcher(evaluator)) is NativeSearcher
     monkeypatch.setattr(rules_native, "_EXT", None)   # as with DBOARD_PURE_PYTHON=1 or no compiler
     assert type(make_searcher(evaluator)) is Searcher
+
+
+def test_a_variant_or_evaluator_beyond_the_native_core_searches_in_python_and_says_so(monkeypatch,
+                                                                                      caplog) -> None:
+    monkeypatch.setattr(rules_native, "_EXT", rules_native.compiled())
+    monkeypatch.setattr(rules.variants, "KING_CAPTURES", (*rules.variants.KING_CAPTURES, "long_sideways"))
+    odd = dataclasses.replace(get_variant("english"), id="odd-engine", king_capture="long_sideways")
+
+    class Tuned(Evaluator):
+        """An evaluation the C side does not have."""
+
+    with caplog.at_level(logging.INFO):
+        engine = Engine(odd)
+        assert type(engine.searcher) is Searcher
+        result = engine.search(Board(odd), SearchLimits(depth=3))
+        assert result.move in Board(odd).legal_moves
+        assert type(make_searcher(Tuned(get_variant("russian")))) is Searcher
+    said = [r.getMessage() for r in caplog.records if r.name in ("rules.native", "engine.native")]
+    assert said == ["draughts-board: odd-engine plays on the pure-Python core (beyond the native core: "
+                    "king_capture='long_sideways' is not implemented natively)",
+                    "draughts-board: the engine searches russian in Python "
+                    "(Tuned is not the plain Evaluator)"]
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)

@@ -9,6 +9,7 @@ DBOARD_PURE_PYTHON is set; ./dev test builds the extension, so a failed build fa
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from functools import cache
 from pathlib import Path
@@ -201,7 +202,8 @@ def test_a_field_the_native_core_does_not_know_is_supported_only_at_its_default(
         native.unsupported.cache_clear()
 
 
-def test_variants_beyond_the_native_core_play_on_the_python_core(monkeypatch) -> None:
+def test_variants_beyond_the_native_core_play_on_the_python_core_and_say_so(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(native, "_EXT", native.compiled())
     big = dataclasses.replace(rules.get_variant("international"), id="big", width=14, height=14,
                               setup_white="71-98", setup_black="1-28")
     # a capture rule added to the Python core later, which the C side does not implement
@@ -209,8 +211,15 @@ def test_variants_beyond_the_native_core_play_on_the_python_core(monkeypatch) ->
     odd = dataclasses.replace(rules.get_variant("english"), id="odd", king_capture="long_sideways")
     assert "larger" in (native.unsupported(big) or "")
     assert "king_capture" in (native.unsupported(odd) or "")
-    board = rules.Board(big)
-    assert type(board._gen) is MoveGen and rules.perft(board, 2) == len(board.legal_moves) ** 2
+    with caplog.at_level(logging.INFO, logger="rules.native"):
+        board = rules.Board(big)
+        assert type(board._gen) is MoveGen and rules.perft(board, 2) == len(board.legal_moves) ** 2
+        assert type(rules.Board(odd)._gen) is MoveGen
+    said = [r.getMessage() for r in caplog.records if r.name == "rules.native"]
+    assert said == ["draughts-board: big plays on the pure-Python core (beyond the native core: "
+                    "a 14x14 board is larger than the native core's bitboards)",
+                    "draughts-board: odd plays on the pure-Python core (beyond the native core: "
+                    "king_capture='long_sideways' is not implemented natively)"]
 
 
 def test_a_new_geometry_that_fits_runs_natively_with_the_same_moves() -> None:
