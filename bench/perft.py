@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one depth less everywhere, one repetition")
     parser.add_argument("--no-peer", action="store_true", help="skip the py-draughts and dame-rs comparisons")
     parser.add_argument("--deep", action="store_true", help="also check deep keep/drop reference counts")
-    parser.add_argument("--variants", default=",".join(rules.VARIANT_IDS), help="comma-separated ids")
+    parser.add_argument("--variants", default=",".join(native.native_variant_ids()),
+                        help="comma-separated ids (default: every variant the native core plays)")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else 2
     rounds = 1 if args.quick else 3
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'variant':<22}{'depth':>6}{'python nps':>12}{'depth':>7}{'native leaves':>15}{'native nps':>13}"
           f"{'ratio':>7}  reference")
     for vid in args.variants.split(","):
-        depth = DEPTHS[vid] - drop
+        depth = DEPTHS.get(vid, 6) - drop
         pure_nodes, pure_secs = timed(lambda v=vid, d=depth: rules.perft(pure_board(v), d), 1)
         deep = depth
         while True:

@@ -27,7 +27,8 @@ from _pydraughts_venv import peer_python
 from engine import Engine, SearchLimits
 from engine.native import NativeSearcher
 from engine.search import Searcher
-from rules import VARIANT_IDS, Board
+from rules import Board
+from rules.native import native_variant_ids
 
 TARGET = 30.0   # native / pure-Python nodes per second
 
@@ -67,10 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds per search (default 1)")
     parser.add_argument("--positions", type=int, default=5)
-    parser.add_argument("--variants", default="all")
+    parser.add_argument("--variants", default="all", help="ids, or all: every variant the native core plays")
     parser.add_argument("--no-peer", action="store_true", help="skip dame-rs")
     args = parser.parse_args(argv)
-    variants = VARIANT_IDS if args.variants == "all" else tuple(args.variants.split(","))
+    variants = native_variant_ids() if args.variants == "all" else tuple(args.variants.split(","))
     print(f"{args.positions} middlegame positions per variant, {args.time:g} s a search, fresh engine each")
     print(f"{'variant':<22}{'native nps':>12}{'depth':>7}{'python nps':>12}{'depth':>7}{'ratio':>8}")
     ratios = []

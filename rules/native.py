@@ -19,7 +19,7 @@ from typing import Any
 from rules.geometry import DIRECTIONS, REVERSE, Geometry
 from rules.move import Move
 from rules.pieces import Color
-from rules.variants import Variant
+from rules.variants import VARIANT_IDS, Variant, get_variant
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +82,11 @@ _EXT: ModuleType | None = _load()
 def available() -> bool:
     """Whether the package plays on the compiled core (built, and not disabled by DBOARD_PURE_PYTHON)."""
     return _EXT is not None
+
+
+def native_variant_ids() -> tuple[str, ...]:
+    """The ids of the variants the compiled core can play (built or not); the others play on Python's."""
+    return tuple(v for v in VARIANT_IDS if unsupported(get_variant(v)) is None)
 
 
 def _default(f: dataclasses.Field[Any]) -> object:

@@ -22,7 +22,7 @@ from engine.evaluation import Evaluator, Weights
 from engine.limits import MATE_BOUND
 from engine.native import NativeSearcher, make_searcher
 from engine.search import Searcher
-from rules import VARIANT_IDS, Board, InvalidSquareError, get_variant
+from rules import Board, InvalidSquareError, get_variant
 from rules import native as rules_native
 
 
@@ -57,7 +57,7 @@ def test_a_variant_or_evaluator_beyond_the_native_core_searches_in_python_and_sa
                     "(Tuned is not the plain Evaluator)"]
 
 
-@pytest.mark.parametrize("variant", VARIANT_IDS)
+@pytest.mark.parametrize("variant", rules_native.native_variant_ids())
 def test_the_c_evaluation_equals_the_python_one(variant: str) -> None:
     v = get_variant(variant)
     evaluators = [Evaluator(v), Evaluator(v, Weights(advance=7, mobility=5, runaway=90, chase=9,
