@@ -20,11 +20,13 @@ if TYPE_CHECKING:
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.play_cli",
     "firmware_bridge.cli",
+    "firmware_bridge.board_test_cli",
     "rules.cli",
     "rules.pdn.cli",
     "engine.cli",
     "controller.ratings_cli",
     "controller.journal_cli",
+    "controller.replay_cli",
     "hall.cli",
 )
 

@@ -59,12 +59,16 @@ class Config:
     """Who plays the other side: engine (built-in), person, external (external_engine) or dxp (dxp_engine)."""
     settle_ms: int = 300
     """Time the board must stay still before a move that could still be extended is committed."""
+    king_settle_ms: int = 1000
+    """The same for a flying king resting on a square of its line: it may be sliding on."""
     grace_ms: int = 3000
     """Time the board may disagree with the game before the LEDs show what to fix."""
     teaching: bool = False
     """Teaching mode: show whole capture paths and explain refusals."""
     takeback: bool = True
     """Allow taking moves back by restoring an earlier position."""
+    touch_move: bool = False
+    """Strict touch-move: a move stands once made (no amending it before the opponent touches the board)."""
     engine_time: float = 2.0
     """Seconds the engine may think per move at the top level."""
     data_dir: str = "~/.local/share/draughts-board"
@@ -119,13 +123,19 @@ class Config:
     """The PDN Site of the broadcast games (the hall's own site when empty)."""
     broadcast_heartbeat: float = 10.0
     """Seconds between the board's "I am here" messages (the hall flags a board silent after three)."""
+    masked_squares: str = ""
+    """Squares whose sensors are not believed (broken): names in the variant's notation or rROWcCOL."""
+    sensor_check_ms: int = 5000
+    """Time the board must stay still, disagreeing with the game, before its sensors are examined."""
 
     def __post_init__(self) -> None:
         _check_range("level", self.level, 1, 10)
         _check_range("brightness", self.brightness, 0.0, 1.0)
         _check_range("port", self.port, 1, 65535)
         _check_range("settle_ms", self.settle_ms, 0, 60_000)
+        _check_range("king_settle_ms", self.king_settle_ms, 0, 60_000)
         _check_range("grace_ms", self.grace_ms, 0, 600_000)
+        _check_range("sensor_check_ms", self.sensor_check_ms, 100, 600_000)
         for key in ("engine_time", "external_handshake", "dxp_handshake", "external_margin"):
             value = getattr(self, key)
             if not 0 < value < float("inf"):

@@ -125,6 +125,26 @@ class HintPolicy:
         lights.add([sq for sq in shape.captures if sq in occupancy], RED, FAST)
         return lights.frame()
 
+    def computer_fix(self, shape: MoveShape, to_empty: Iterable[Cell], to_fill: Iterable[Fill]) -> LedFrame:
+        """Another move made for the computer: its move (yellow) under what to fix first, as out of sync shows
+        it: red = lift the piece from here, white/blue = put it (or a captured piece) back here."""
+        lights = self._lights()
+        lights.add([shape.origin], YELLOW, ON)
+        lights.add(shape.path[1:], YELLOW, SLOW)
+        lights.lights.update(self.sync(to_empty, to_fill).as_dict())
+        return lights.frame()
+
+    def not_your_turn(self, exp: Expectation, square: Cell, crown: Cell | None = None) -> LedFrame:
+        """A piece of the side not to move lifted: red on its square, over the turn's own lights."""
+        lights = self._lights()
+        lights.lights.update(self.turn(exp, crown).as_dict())
+        lights.add([square], RED, FAST)
+        return lights.frame()
+
+    def question(self, squares: Iterable[Cell]) -> LedFrame:
+        """The board asks a question (the page or the console answers): the squares it is about, cyan."""
+        return self._lights().add(squares, CYAN, FAST).frame()
+
     def hint(self, shape: MoveShape, occupancy: frozenset[Cell]) -> LedFrame:
         """A suggested move: the piece (cyan), its path and landing (green), the pieces to take off (red)."""
         lights = self._lights()

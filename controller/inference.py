@@ -20,10 +20,13 @@ from .squares import BoardMap
 
 
 def trace(points: Iterable[Cell]) -> tuple[Cell, ...]:
-    """Every cell on the straight lines joining consecutive points (the squares a sliding piece passes)."""
+    """Every cell on the straight lines joining consecutive points (the squares a sliding piece passes); a
+    ValueError for points not on one line (orthogonal or diagonal)."""
     cells: list[Cell] = []
     pts = list(points)
     for (r1, c1), (r2, c2) in pairwise(pts):
+        if r1 != r2 and c1 != c2 and abs(r2 - r1) != abs(c2 - c1):
+            raise ValueError(f"{(r1, c1)} and {(r2, c2)} are not on one line")
         dr = (r2 > r1) - (r2 < r1)
         dc = (c2 > c1) - (c2 < c1)
         r, c = r1, c1

@@ -27,6 +27,7 @@ from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board, Color, Game, Illegal, IllegalMoveError, InvalidSquareError, Move, Variant
 
+from . import commands as cmd
 from . import events as ev
 from . import states
 from .clocks import GameClocks
@@ -70,6 +71,16 @@ class _Missed:
     objection_ply: int | None = None
 
 
+@dataclass(frozen=True)
+class _Previous:
+    """The person's move just recorded, amendable until the side to move touches the board: the position
+    before it (as an Expectation), the move, and the squares touched making it."""
+
+    exp: Expectation
+    shape: MoveShape
+    touched: frozenset[Cell]
+
+
 @dataclass
 class _Turn:
     """What belongs to one ply: its legal moves as the board shows them, the computer's chosen move, the
@@ -90,6 +101,20 @@ class _Turn:
     alt_warned: frozenset[Cell] | None = None
     unsaved: str | None = None
     """Why this ply could not be saved, once said (a retry that fails again says nothing new)."""
+    previous: _Previous | None = None
+    """The last move while it may still be amended (None once the side to move touched the board)."""
+    lifted_since: float | None = None
+    """Since when a piece of the side to move has been off its square (a sustained lift is a touch)."""
+    restored: int | None = None
+    """The board showed the position this many plies back: a takeback if what follows is legal from there."""
+    start_question: int | None = None
+    """The start position stands after this many plies: new game or takeback? (asked in out_of_sync)"""
+    amending: str | None = None
+    """The move being amended (its text), said when its replacement is recorded."""
+    after: dict[Move, Expectation] = field(default_factory=dict)
+    """The position after a pending move, as an Expectation (the reply's first touch is read against it)."""
+    told: set[Cell] = field(default_factory=set)
+    """The squares whose "not your turn" was said this turn."""
 
 
 def _ahead(board: Board, color: Color) -> bool:
@@ -172,6 +197,7 @@ class Controller:
         """Make ``record`` the game: the board map, hint policy and occupancy history follow its variant."""
         self.record = record
         self.map = BoardMap(record.variant, record.settings.flipped)
+        self.playing = self.map.playing()
         self.hints = HintPolicy(record.variant.height, record.variant.width, self.teaching)
         start = record.start_board()
         self.start_occupancy = Expectation(start, self.map).base
@@ -184,10 +210,12 @@ class Controller:
         self.progress = None
         self._new_turn()
 
-    def _new_turn(self, crown: Cell | None = None, restore: bool = False) -> None:
+    def _new_turn(self, crown: Cell | None = None, restore: bool = False,
+                  previous: _Previous | None = None) -> None:
         self._tokens += 1
         self.alert = None
-        self.turn = _Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore)
+        self.turn = _Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
+                          previous=previous)
 
     @property
     def settings(self) -> GameSettings:
@@ -295,9 +323,11 @@ class Controller:
         self._fire_due(now)
         squares = frozenset(squares)
         if squares != self.occupancy:
-            self.turn.touched |= squares ^ self.occupancy
+            changed = squares ^ self.occupancy
+            self.turn.touched |= changed
             self.occupancy = squares
-            self.turn.deadline = None
+            if changed & self.playing:   # a timer runs while the played squares stay as they are
+                self.turn.deadline = None
             self._on_board(now)
         return self.frame
 
@@ -359,9 +389,13 @@ class Controller:
             turn.grace_at = None
             self._go_out_of_sync()
 
-    def _arm(self, kind: str, now: float, data: Any = None) -> None:
-        """Set the turn's one deadline: ``kind`` fires once the board stayed as it is for the settle time."""
-        self.turn.deadline = _Deadline(kind, now + self.config.settle_ms / 1000, data)
+    def _arm(self, kind: str, now: float, data: Any = None, ms: int | None = None) -> None:
+        """Set the turn's one deadline: ``kind`` fires once the board stayed as it is for the settle time (or
+        ``ms``). Arming the deadline already pending (the board did not change) keeps its time."""
+        d = self.turn.deadline
+        if d is not None and d.kind == kind and d.data == data:
+            return
+        self.turn.deadline = _Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
 
     def _on_deadline(self, d: _Deadline, now: float) -> None:
         if d.kind == "settle":
@@ -370,6 +404,8 @@ class Controller:
                 self._commit(candidates[0])
             else:
                 self._ask(candidates)
+        elif d.kind == "reply" and len(self.turn.pending) == 1:
+            self._commit(self.turn.pending[0])
         elif d.kind == "takeback":
             self._takeback(d.data, physical=True)
         elif d.kind == "restart":
@@ -390,7 +426,7 @@ class Controller:
             self.say("The board is set up: play.")
             self._reread()
             return
-        wrong = occ - self.map.playing()
+        wrong = occ - self.playing
         if wrong and len(wrong) * 2 >= len(occ):
             if not self.color_warned:
                 self.color_warned = True
@@ -407,9 +443,13 @@ class Controller:
         self._show_sync(emit=False)
 
     def _board_in_person_turn(self, now: float) -> None:
-        """The person's move: the hands lift, capture and settle until the board shows one legal move."""
+        """The person's move: the hands lift, capture and settle until the board shows one legal move; the
+        last move may still be amended, or taken back by restoring the position before it."""
+        if self._restored_then_played(now):
+            return
+        self._watch_mover(now)
         turn = self.turn
-        reading = turn.exp.read(self.occupancy)
+        reading = turn.exp.read(self.played)
         if reading.kind != "none":
             self.alert = None
         if reading.kind == "rest":
@@ -420,7 +460,9 @@ class Controller:
             self._display(self.hints.turn(turn.exp, turn.crown))
             return
         if reading.kind == "none":
-            self._unmatched(reading, now)
+            if not self._amending(now):
+                self._not_your_turn(reading)
+                self._unmatched(reading, now)
             return
         turn.grace_at = None
         if reading.kind == "complete":
@@ -429,7 +471,7 @@ class Controller:
                 self._hands_on(reading)
                 self.settle()
                 turn.pending = reading.complete
-                self._arm("settle", now)
+                self._arm("settle", now, ms=self._settle_ms(reading))
                 self._display(self._progress_frame(reading))
             elif len(candidates) == 1:
                 self._commit(candidates[0])
@@ -443,70 +485,84 @@ class Controller:
         self._display(self._progress_frame(reading))
 
     def _board_while_settling(self, now: float) -> None:
-        """A move waits for its settle time: the next player's first touch commits it at once."""
-        if not self._quick_reply():
+        """A move waits for its settle time: the next player's move, once begun, commits it."""
+        if not self._reply_begun(now):
             self._board_in_person_turn(now)
 
     def _board_while_asking(self, now: float) -> None:
         """The person was asked to choose: any legal change of the board starts the reading again."""
-        if self.exp.read(self.occupancy).kind != "none":
+        if self.exp.read(self.played).kind != "none":
             self.reconsider()
         self._board_in_person_turn(now)
 
     def _board_after_missed_capture(self, now: float) -> None:
         """The offender put the piece back himself: as if retracted."""
-        if self.occupancy == self.exp.base:
+        if self.played == self.exp.base:
             self.missed_choice("retract")
 
     def _board_in_computer_turn(self, now: float) -> None:
-        """The computer's move: shown on the LEDs once chosen, carried out by the person, then committed."""
+        """The computer's move: shown on the LEDs once chosen, carried out by the person, then committed.
+        Until the person touches the computer's pieces, the person's own move may still be amended."""
+        if self._restored_then_played(now):
+            return
+        self._watch_mover(now)
         turn = self.turn
         shape = turn.computer_shape
-        reading = turn.exp.read(self.occupancy)
-        if reading.kind == "none" and turn.pending and self._quick_reply():
+        reading = turn.exp.read(self.played)
+        if reading.kind == "none" and turn.pending and self._reply_begun(now):
             return
         if reading.kind == "rest" or (shape is not None and shape in reading.partial):
             self.alert = None
         if reading.kind == "rest":
             turn.grace_at = None
             turn.pending = ()
-            self._display(self.hints.computer(shape, self.occupancy) if shape else self.hints.thinking())
+            self._display(self.hints.computer(shape, self.played) if shape else self.hints.thinking())
             return
         if shape is not None and shape in reading.complete:
             turn.grace_at = None
             if reading.extendable:
                 turn.pending = (shape,)
-                self._arm("settle", now)
+                self._arm("settle", now, ms=self._settle_ms(reading))
             else:
                 self._commit(shape)
             return
         if shape is not None and shape in reading.partial:
             turn.grace_at = None
             turn.pending = ()
-            self._display(self.hints.computer(shape, self.occupancy))
+            self._display(self.hints.computer(shape, self.played))
             return
-        if shape is not None and reading.complete:
-            other = reading.complete[0]
-            if self.config.accept_alternative:
+        if reading.kind == "none" and self._amending(now):
+            return
+        if shape is not None and reading.kind != "none":
+            other = reading.complete[0] if reading.complete else None
+            if other is not None and self.config.accept_alternative:
                 self.say(f"Accepted {other.text} instead of the computer's {shape.text}.")
                 self._commit(other)
                 return
-            if turn.alt_warned != self.occupancy:
-                turn.alt_warned = self.occupancy
-                self._warn(f"That is {other.text}, not the computer's move {shape.text}: "
-                           f"play {shape.text} as the LEDs show.")
+            if other is not None and turn.alt_warned != self.played:
+                turn.alt_warned = self.played
+                self._warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
+                           f"as the LEDs show and play {shape.text}.")
+            to_empty, to_fill = self._sync_diff()
+            self._display(self.hints.computer_fix(shape, to_empty, to_fill))
+            return
+        self._not_your_turn(reading)
         self._unmatched(reading, now)
 
     def _board_out_of_sync(self, now: float) -> None:
         """The board disagrees with the game: back in play when it shows the position (or, unless it must be
-        restored exactly, a step of a legal move)."""
+        restored exactly, a step of a legal move). The start position set up early in a game asks first."""
         turn = self.turn
+        if turn.start_question is not None and self._asking_start(now):
+            return
         if turn.restore:
-            if self.occupancy != turn.exp.base:
+            if self.played != turn.exp.base:
                 self._show_sync()
                 return
             turn.restore = False
-        reading = turn.exp.read(self.occupancy)
+        if self._restored_then_played(now):
+            return
+        reading = turn.exp.read(self.played)
         if reading.kind != "none":
             self.alert = None
             self.resync()
@@ -515,10 +571,17 @@ class Controller:
         self._unmatched(reading, now)
 
     def _board_after_game(self, now: float) -> None:
-        """After the end: an earlier position set up again takes moves back; the start position restarts."""
-        self._physical_command(now, allow_restart=True)
+        """After the end: the last move may still be amended (a king sliding on to the square meant); an
+        earlier position set up again takes moves back; the start position restarts."""
+        if not self._restored_then_played(now) and not self._amending(now):
+            self._physical_command(now, allow_restart=True)
 
     # --- helpers of the readers -------------------------------------------------------------------------
+    @property
+    def played(self) -> frozenset[Cell]:
+        """The occupied squares that are played on: readings ignore the others (a slide brushes corners)."""
+        return self.occupancy & self.playing
+
     def _hands_on(self, reading: Reading) -> None:
         """The person's hand state for a step of a move: capturing once a captured piece is involved."""
         removed = reading.removed
@@ -529,39 +592,171 @@ class Controller:
         else:
             self.lift()
 
-    def _progress_frame(self, reading: Reading) -> LedFrame:
+    def _progress_frame(self, reading: Reading, exp: Expectation | None = None) -> LedFrame:
+        exp = exp or self.exp
         shapes = reading.partial or reading.complete
         if not reading.added and len(reading.removed) == 1:
             (origin,) = reading.removed
-            if self.exp.own(origin):
-                return self.hints.lifted(self.exp, origin)
+            if exp.own(origin):
+                return self.hints.lifted(exp, origin)
         landed = next(iter(reading.added)) if reading.added else None
-        return self.hints.capturing(self.exp, self.occupancy, shapes, landed)
+        return self.hints.capturing(exp, self.played, shapes, landed)
 
-    def _quick_reply(self) -> bool:
-        """While one move waits for its settle time, the next player's first touch commits it at once."""
-        if len(self.turn.pending) != 1:
+    def _settle_ms(self, reading: Reading) -> int:
+        """How long a board that a longer move could still extend must stay still: a flying king resting on
+        its line may be sliding on, so it waits longer (``king_settle_ms``)."""
+        pieces = self.exp.pieces
+        landed = next(iter(reading.added), None)
+        kings = all(pieces[s.origin][1] for s in reading.complete)
+        if (self.variant.king_flying and landed is not None and kings
+                and any(landed in s.passes and landed != s.target for s in reading.partial)):
+            return self.config.king_settle_ms
+        return self.config.settle_ms
+
+    def _reply_begun(self, now: float) -> bool:
+        """While one move waits for its settle time, the next player's move has begun: a whole move made
+        (commit now), or a piece that can legally move lifted (commit once it stays lifted for the settle
+        time; a brushed piece put back at once commits nothing)."""
+        turn = self.turn
+        if len(turn.pending) != 1:
             return False
-        board = self.game.board.copy()
-        board.push(self.turn.pending[0].move)
-        if Expectation(board, self.map).read(self.occupancy).kind == "none":
+        pending = turn.pending[0]
+        after = turn.after.get(pending.move)
+        if after is None:
+            board = self.game.board.copy()
+            board.push(pending.move)
+            after = turn.after[pending.move] = Expectation(board, self.map)
+        reading = after.read(self.played)
+        if reading.kind == "complete":
+            self._commit(pending)
+            return True
+        lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
+        if reading.kind == "partial" and lifted is not None and after.shapes_from(lifted):
+            self._arm("reply", now, lifted)
+            return True
+        return False
+
+    def _watch_mover(self, now: float) -> None:
+        """The side to move touching its own pieces (one off its square for the settle time) ends the right
+        to amend the move before."""
+        turn = self.turn
+        if turn.previous is None:
+            return
+        lifted = any(sq not in self.played for sq in turn.exp.base if turn.exp.own(sq))
+        if lifted and turn.lifted_since is None:
+            turn.lifted_since = now
+        sustained = turn.lifted_since is not None and now - turn.lifted_since >= self.config.settle_ms / 1000
+        if sustained:
+            turn.previous = None
+        if not lifted:
+            turn.lifted_since = None
+
+    def _amending(self, now: float) -> bool:
+        """The board shows the last move changed (the mover's hand is back on it) while the side to move has
+        not touched the board: another legal move from the position before it replaces it ("amended: 9-14,
+        not 9-13"), the piece in the hand shows where it may go. Strict touch-move refuses instead."""
+        turn = self.turn
+        previous = turn.previous
+        if previous is None:
             return False
-        self._commit(self.turn.pending[0])
+        reading = previous.exp.read(self.played)
+        if reading.kind == "none" or (reading.kind == "rest" and not self.config.touch_move):
+            return False   # a restored position is a takeback (_physical_command)
+        turn.grace_at = None
+        if self.config.touch_move:
+            text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
+                    f"{self.map.name(previous.shape.target)}.")
+            if reading.kind != "partial" and (self.alert is None or self.alert["text"] != text):
+                self._warn(text)
+            to_empty, to_fill = self._sync_diff()
+            self._display(self.hints.sync(to_empty, to_fill))
+            return True
+        if reading.kind == "partial":
+            self.alert = None
+            self._display(self._progress_frame(reading, previous.exp))
+            return True
+        self._takeback(1, physical=True, amended=previous)
+        return True
+
+    def _restored_then_played(self, now: float) -> bool:
+        """The board showed an earlier position: if what follows is legal from there, it was a takeback
+        (taken now, and the board read again); otherwise the earlier position was passed by chance."""
+        turn = self.turn
+        plies = turn.restored
+        if plies is None:
+            return False
+        turn.restored = None
+        if self.played == self.history[-1 - plies]:
+            turn.restored = plies
+            self._arm("takeback", now, plies)
+            return True
+        board = list(self.record.boards())[len(self.records) - plies]
+        if Expectation(board, self.map).read(self.played).kind == "none":
+            return False
+        self._takeback(plies, physical=True)
         return True
 
     def _physical_command(self, now: float, allow_restart: bool) -> bool:
-        """Takeback by restoring an earlier position, or a new game by setting up the start position."""
-        occ = self.occupancy
-        if self.config.takeback and self.records:
-            for k in range(1, min(len(self.records), 20) + 1):
-                if self.history[-1 - k] == occ:
-                    self._arm("takeback", now, k)
-                    return True
-        if (self.config.new_game_on_start and self.records and occ == self.start_occupancy
-                and (allow_restart or len(self.records) > 20 or not self.config.takeback)):
+        """Takeback by restoring an earlier position, or a new game by setting up the start position (asked
+        first early in a game, when it could also be a takeback to the start)."""
+        occ = self.played
+        plies = len(self.records)
+        if self.config.new_game_on_start and plies and occ == self.start_occupancy and (
+                allow_restart or plies > 20 or not self.config.takeback):
             self._arm("restart", now)
             return True
+        if self.config.new_game_on_start and plies >= 2 and occ == self.start_occupancy:
+            self._ask_start(plies)
+            return True
+        if self.config.takeback and plies:
+            for k in range(1, min(plies, 20) + 1):
+                if self.history[-1 - k] != occ:
+                    continue
+                if k == 1 and self.turn.previous is not None:
+                    self._takeback(1, physical=True)   # the mover undid his move before anyone touched
+                else:
+                    self.turn.restored = k
+                    self._arm("takeback", now, k)
+                return True
         return False
+
+    def _ask_start(self, plies: int) -> None:
+        """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
+        self.turn.start_question = plies
+        self._warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
+                   f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
+                   f"takes them back.")
+        if self._can("lose_sync"):
+            self.lose_sync()
+        self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
+
+    def _asking_start(self, now: float) -> bool:
+        """While the start-position question stands: the board still shows it, or a move from it begins (a
+        takeback); the game's own position again, or any other board, drops the question."""
+        plies = self.turn.start_question
+        assert plies is not None
+        if self.played == self.start_occupancy:
+            self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
+            return True
+        if self.played != self.exp.base and Expectation(self.record.start_board(), self.map).read(
+                self.played).kind != "none":
+            self._takeback(plies, physical=True)
+            return True
+        self.turn.start_question = None
+        self.alert = None
+        return False
+
+    def start_position_choice(self, choice: str) -> None:
+        """The answer to the start-position question: ``new_game`` or ``takeback`` (to the start)."""
+        plies = self.turn.start_question
+        if plies is None:
+            raise ValueError("the board is not asking about the start position")
+        if choice == "new_game":
+            self.new_game()
+        elif choice == "takeback":
+            self._takeback(plies, physical=True)
+        else:
+            raise ValueError(f"the start position is answered by new_game or takeback, not {choice!r}")
 
     def _unmatched(self, reading: Reading, now: float) -> None:
         """The board matches nothing legal: takeback, restart, refusal or (after the grace time) out of
@@ -577,14 +772,26 @@ class Controller:
         elif self.turn.grace_at is None:
             self.turn.grace_at = now + self.config.grace_ms / 1000
 
+    def _not_your_turn(self, reading: Reading) -> None:
+        """A piece of the side not to move lifted, nothing else changed: said at once, its square lit red."""
+        lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
+        piece = self.exp.pieces.get(lifted) if lifted is not None else None
+        if lifted is None or piece is None or piece[0] == self.exp.turn:
+            return
+        if lifted not in self.turn.told:
+            self.turn.told.add(lifted)
+            mover = self.record.mover
+            who = f"the computer ({mover})" if self.computer_to_move() else mover
+            self._warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
+                       f"{self.map.name(lifted)}.")
+        self._display(self.hints.not_your_turn(self.exp, lifted, self.turn.crown))
+
     def _check_refusal(self, reading: Reading, now: float) -> None:
         """One own piece moved to one square that no legal move explains: refuse it, naming the rule."""
         own = [sq for sq in reading.removed if self.exp.own(sq)]
         if len(own) != 1 or len(reading.added) != 1:
             return
         origin, (target,) = own[0], tuple(reading.added)
-        if self.map.square(target) is None:
-            return   # a sensor of a square that is not played on: a slide brushing it, not a move
         enemies = reading.removed - {origin}
         sep = self.variant.capture_separator if enemies else "-"
         text = f"{self.map.name(origin)}{sep}{self.map.name(target)}"
@@ -599,9 +806,9 @@ class Controller:
         if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and self._can("lift"):
             self._arm("missed", now, (origin, target, text))
             return
-        if self.turn.refused_at == self.occupancy:
+        if self.turn.refused_at == self.played:
             return
-        self.turn.refused_at = self.occupancy
+        self.turn.refused_at = self.played
         if self.teaching:   # the lesson: the rule by name, and where the rules page explains it
             message = (f"{message}. The rule of {reason.rule}: see the {self.variant.name} rules, section "
                        f"'{reason.section.replace('-', ' ')}'. Put the piece back")
@@ -617,7 +824,7 @@ class Controller:
             self._finish(outcome.result, outcome.reason)
             return False
         self.record.start_turn(self.clock.now())
-        if self.turn.restore and self.occupancy != self.exp.base:
+        if self.turn.restore and self.played != self.exp.base:
             self._go_out_of_sync(force=True)
             return False
         self.turn.restore = False
@@ -654,8 +861,8 @@ class Controller:
         self.request_engine(EngineJob(self.turn.token, self.game.board.copy(), self.settings.level, budget))
 
     def _enter_out_of_sync(self, event: EventData) -> None:
-        if self.occupancy == self.exp.base or (
-                not self.turn.restore and self.exp.read(self.occupancy).kind != "none"):
+        if self.played == self.exp.base or (
+                not self.turn.restore and self.exp.read(self.played).kind != "none"):
             self.turn.restore = False
             self.resync()   # queued: runs once this transition is complete
             return
@@ -693,7 +900,7 @@ class Controller:
         """The grace time ran out (or the board must be restored): say what to fix and show it."""
         if self.turn_state not in ("person", "computer") or self.state == "person.missed_capture":
             return
-        if not force and self.exp.read(self.occupancy).kind != "none":
+        if not force and self.exp.read(self.played).kind != "none":
             return
         to_empty, to_fill = self._sync_diff()
         parts = [f"take the piece off {self.map.name(sq)}" for sq in to_empty]
@@ -705,14 +912,20 @@ class Controller:
     # --- committing -----------------------------------------------------------------------------------
     def _commit(self, shape: MoveShape) -> None:
         """The board shows ``shape``: record it (journal first), then the machine moves to the next turn. A
-        move that cannot be saved is refused, the game unchanged, and tried again while the board shows it."""
+        move that cannot be saved is refused, the game unchanged, and tried again while the board shows it. A
+        person's move may be amended until the side to move touches the board."""
+        turn = self.turn
+        by_person = not self.computer_to_move()
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
             self._save_refused(str(exc), shape, error=exc)
             return
         crown = shape.target if shape.move.promotion else None
-        self._after_ply(record, crown=crown)
+        previous = _Previous(turn.exp, shape, frozenset(turn.touched)) if by_person else None
+        self._after_ply(record, crown=crown, previous=previous)
+        if turn.amending is not None and turn.amending != shape.text:
+            self.say(f"Amended: {shape.text}, not {turn.amending}.")
         if crown is not None:
             self.say(f"Crown the piece on {self.map.name(shape.target)}: put a second piece on it.")
         self.commit()
@@ -723,12 +936,13 @@ class Controller:
         if self.turn_state in ("person", "computer"):
             self._on_board(self.clock.now())
 
-    def _after_ply(self, record: Record, crown: Cell | None = None, restore: bool = False) -> None:
+    def _after_ply(self, record: Record, crown: Cell | None = None, restore: bool = False,
+                   previous: _Previous | None = None) -> None:
         """A ply is recorded: the next turn's expectations, the occupancy history, the event."""
         if self.missed_info is not None and self.missed_info.objection_ply is not None \
                 and len(self.records) > self.missed_info.objection_ply + 1:
             self.missed_info = None
-        self._new_turn(crown, restore)
+        self._new_turn(crown, restore, previous)
         self.history = [*self.history[:len(self.records)], self.exp.base]
         self._emit(ev.MoveCommitted(len(self.records), record.text, record.by, record.fen))
 
@@ -738,6 +952,25 @@ class Controller:
         texts = " or ".join(s.text for s in candidates)
         self.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
         self._display(self.hints.candidates(candidates))
+
+    def confirm(self, text: str) -> None:
+        """Commit the legal move ``text`` that the board cannot show (a masked or broken square); on the
+        computer's turn only the computer's own move. A board out of sync is back in play for it."""
+        if self.turn_state in ("setup", "game_over"):
+            raise ValueError("there is no game in progress to confirm a move in")
+        shape = self.exp.shape_of(self.game.board.parse_move(text))
+        if shape is None:
+            raise ValueError(f"{text} is not a legal move here")
+        if self.computer_to_move() and shape != self.computer_shape:
+            wanted = self.computer_shape.text if self.computer_shape else "nothing yet (it is thinking)"
+            raise ValueError(f"{text} is not the computer's move; it plays {wanted}")
+        if self.turn_state == "out_of_sync":
+            self.alert = None
+            self.resync()
+            if self.turn_state not in ("person", "computer"):
+                raise ValueError("put the pieces back as the LEDs show first")
+        self.say(f"{shape.text} is confirmed by hand.")
+        self._commit(shape)
 
     def choose(self, text: str) -> None:
         """Resolve an ambiguity by the move's text."""
@@ -807,7 +1040,7 @@ class Controller:
             self.say(f"{info.text} is retracted: put the piece back and capture.")
             self.retract()
             self.turn.restore = True
-            if self.occupancy != self.exp.base:
+            if self.played != self.exp.base:
                 self._go_out_of_sync(force=True)
             else:
                 self.turn.restore = False
@@ -823,14 +1056,21 @@ class Controller:
             self.say(f"Huff: take the piece on {self.map.name(huffed)} off the board.")
 
     # --- takeback, end --------------------------------------------------------------------------------
-    def _takeback(self, plies: int, physical: bool) -> None:
-        if not self.config.takeback:
+    def _takeback(self, plies: int, physical: bool, amended: _Previous | None = None) -> None:
+        """Take ``plies`` plies back, then read the board again (``amended``: the last move, to be replaced by
+        the one on the board, read with the squares touched making both)."""
+        if not self.config.takeback and amended is None:
             raise ValueError("takeback is disabled in the settings")
+        touched = self.turn.touched
         plies = self.record.take_back(plies)
         self.history = self.history[:len(self.records) + 1]
         self._new_turn(restore=not physical)
-        self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
-                 + ("." if physical else ": put the pieces back as the LEDs show."))
+        if amended is not None:
+            self.turn.amending = amended.shape.text
+            self.turn.touched |= amended.touched | touched
+        else:
+            self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
+                     + ("." if physical else ": put the pieces back as the LEDs show."))
         already_out = self.turn_state == "out_of_sync"
         self.take_back()
         if already_out:   # no transition: the board is read against the earlier position
@@ -905,12 +1145,13 @@ class Controller:
         self.say(f"{color} claims the draw ({draw.reason}).")
         self._finish(outcome.result, outcome.reason)
 
-    def board_link(self, connected: bool) -> None:
-        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back)."""
+    def board_link(self, connected: bool, message: str | None = None) -> None:
+        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back);
+        ``message`` says why it dropped when that is known (a board that stopped answering)."""
         if not connected:
             self.board_lost = True
-            self.say("The board is disconnected (cable or power?): waiting for it. Moves made meanwhile "
-                     "are read when it is back.", "warning")
+            self.say(message or "The board is disconnected (cable or power?): waiting for it. Moves made "
+                                "meanwhile are read when it is back.", "warning")
         elif self.board_lost:
             self.board_lost = False
             self.say("The board is connected again.")
@@ -930,6 +1171,31 @@ class Controller:
             self._finish(outcome.result, outcome.reason)
         else:
             self.say(f"{color} declines the draw.")
+
+    def command(self, c: cmd.Command) -> bool:
+        """Carry out a command the game itself answers (takeback, resign, draws, teaching, the answers to a
+        missed capture, the start position or an ambiguous board); False for one that is not the game's."""
+        if isinstance(c, cmd.Takeback):
+            self.takeback(c.plies)
+        elif isinstance(c, cmd.Resign):
+            self.resign(c.color)
+        elif isinstance(c, cmd.OfferDraw):
+            self.offer_draw(c.color)
+        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
+            self.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
+        elif isinstance(c, cmd.ClaimDraw):
+            self.claim_draw(c.color)
+        elif isinstance(c, cmd.SetTeaching):
+            self.set_teaching(c.on)
+        elif isinstance(c, cmd.MissedCaptureChoice):
+            self.missed_choice(c.choice)
+        elif isinstance(c, cmd.StartPositionChoice):
+            self.start_position_choice(c.choice)
+        elif isinstance(c, cmd.ChooseMove):
+            self.choose(c.text)
+        else:
+            return False
+        return True
 
     def set_teaching(self, on: bool) -> None:
         """Turn teaching mode (whole capture paths, rule names in refusals) on or off."""
@@ -1036,6 +1302,8 @@ class Controller:
                        "move": shape.text if shape else None},
             "human_color": self.settings.human_color, "teaching": self.teaching,
             "messages": list(self.messages), "alert": self.alert,
+            "question": ({"kind": "start_position", "plies": self.turn.start_question}
+                         if self.turn.start_question is not None else None),
             "result": {"result": self.outcome[0], "reason": self.outcome[1]} if self.outcome else None,
             "claimable_draw": self.claimable if self.outcome is None else None,
             "board_connected": not self.board_lost,

@@ -3,9 +3,10 @@
 In a terminal it is a small REPL: type physical actions (``lift 32``, ``place 28``, ``wait 0.5``), a move
 in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
 (``new``, ``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``claim``, ``hint``, ``pdn``,
-``save``, ``show``, ``help``, ``quit``). On a real board the pieces are moved by hand and the console keeps
-the commands. ``--script FILE`` reads the same lines from a file. On the simulated board the computer's moves
-play themselves (``--no-auto-computer``: type ``computer`` to make them). Ctrl-C stops it cleanly.
+``save``, ``show``, ``mask``/``unmask``/``confirm``/``health`` for a board with a broken square, ``help``,
+``quit``). On a real board the pieces are moved by hand and the console keeps the commands. ``--script FILE``
+reads the same lines from a file. On the simulated board the computer's moves play themselves
+(``--no-auto-computer``: type ``computer`` to make them). Ctrl-C stops it cleanly.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from . import events as ev
 from .broadcast import broadcasting
 from .config import Config
 from .datadir import DataDirBusy, DataDirLock, holder
+from .sensorlog import SensorLogWriter
 from .session import Session
 from .squares import BoardMap
 
@@ -51,6 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="do not journal the game to the data directory")
     parser.add_argument("--no-web", action="store_true",
                         help="do not serve the web page (see --listen, --port)")
+    parser.add_argument("--sensor-log", type=Path, metavar="FILE",
+                        help="write every occupancy change (with its time, the game, the engine's moves and "
+                             "commands) to FILE as JSON lines, for `dboard replay-sensors`")
     parser.set_defaults(func=run)
 
 
@@ -70,14 +75,23 @@ def run(args: argparse.Namespace) -> int:
     if web:
         check_port(config.listen, config.port, journal)   # before anything on disk is touched
     lock = DataDirLock(journal, "dboard play", config.port if web else None).acquire() if journal else None
+    sensor_log = None
+    if args.sensor_log is not None:
+        try:
+            sensor_log = SensorLogWriter(open(args.sensor_log, "w", encoding="utf-8"), config)  # noqa: SIM115
+        except OSError as exc:
+            raise SystemExit(f"dboard play: error: cannot write the sensor log {args.sensor_log}: "
+                             f"{exc.strerror or exc}") from None
     try:
-        return asyncio.run(_play(config, lines, journal, web))
+        return asyncio.run(_play(config, lines, journal, web, sensor_log))
     except asyncio.CancelledError:   # SIGTERM (systemctl stop) or Ctrl-C: the board was closed on the way out
         print("\nStopped: the board is dark and the game is saved.", flush=True)   # past a prompt
         return 0
     finally:
         if lock is not None:
             lock.release()
+        if sensor_log is not None:
+            sensor_log.close()
 
 
 def check_port(listen: str, port: int, data_dir: Path | None) -> None:
@@ -145,6 +159,19 @@ def render(state: dict[str, Any]) -> str:
             line += text.center(width) if cell in playing or text else " " * width
         lines.append(line.rstrip())
     return "\n".join([*lines, LEGEND])
+
+
+def health_report(state: dict) -> str:
+    """The board's health as the console prints it: link, faults with what to do, masked squares."""
+    link, health = state.get("board_link"), state["board_health"]
+    lines = [f"link: {link['state']} on {link['port']}" + (f" ({link['reason']})" if link["reason"] else "")
+             if link else "link: wired to the host"]
+    lines += [f"fault: {fault['text']}" for fault in health["faults"]] or ["no sensor or wire at fault"]
+    if health["masked_names"]:
+        lines.append("masked: " + " ".join(health["masked_names"]))
+    if health["unseen"]:
+        lines.append("to confirm: " + " or ".join(health["unseen"]))
+    return "\n".join(lines)
 
 
 def _print_event(event: ev.Event) -> None:
@@ -221,6 +248,10 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
+  health                        the board's link and any sensor or wire found at fault
+  mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
+                                playing squares): the game is trusted for them
+  confirm MOVE                  make a move the board cannot show (a piece put on a masked square)
   help                          this list
   quit                          stop"""
 
@@ -259,6 +290,13 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         await session.send(cmd.Resign(color))
     elif verb == "hint":
         await session.send(cmd.Hint())
+    elif verb in ("mask", "unmask") and len(words) > 1:
+        cells = tuple(session.health.cell(word) for word in words[1:])
+        await session.send(cmd.MaskSquares(cells, verb == "mask"))
+    elif verb == "confirm" and len(words) == 2:
+        await session.send(cmd.ConfirmMove(words[1]))
+    elif verb == "health":
+        print(health_report(session.state()))
     elif verb == "pdn":
         print(session.controller.pdn())
     elif verb == "save":
@@ -309,11 +347,12 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
         print(f"(type {ctl.computer_shape.text} or `computer` to make the computer's move on the board)")
 
 
-async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, web: bool = False) -> int:
+async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, web: bool = False,
+                sensor_log: SensorLogWriter | None = None) -> int:
     variant = get_variant(config.variant)
     hardware = open_sensors(config, variant.height, variant.width)
     board = simulated(hardware)
-    session = Session(config, hardware, hardware, journal)
+    session = Session(config, hardware, hardware, journal, sensor_log=sensor_log)
     main = asyncio.current_task()
     assert main is not None
     with contextlib.suppress(NotImplementedError):   # stop cleanly: LEDs dark, GPIO freed, journal shut

@@ -11,7 +11,8 @@ One mechanism keeps the page current: after every handled input the state is com
 sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included).
 Additions: ``save_pdn()`` (also the ``SavePdn`` command) writes the game in progress; ``send()`` returns a
 future of the command's Outcome (done, refused or failed, with the reason); a new game over an unfinished one
-with moves saves that one to the library first.
+with moves saves that one to the library first; ``sensor_log`` (a ``SensorLogWriter``, ``dboard play
+--sensor-log``) receives every input the controller handles.
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
 journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
 the log, and nothing found there stops the board from starting.
@@ -36,9 +37,10 @@ from types import TracebackType
 from typing import Any
 
 from firmware_bridge.clock import Clock, MonotonicClock
+from firmware_bridge.device import wire_map
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
-from firmware_bridge.types import LedFrame, Occupancy
+from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
 from rules import Board, Move, get_variant
 
 from . import commands as cmd
@@ -47,6 +49,7 @@ from .broadcast.place import BroadcastPlace, load_place, save_place
 from .config import Config
 from .datadir import Notice, prepare
 from .durable import SaveError
+from .health import BoardHealth
 from .journal import Journal
 from .machine import Controller
 from .opponents import (
@@ -57,6 +60,7 @@ from .opponents import (
     external_for,
     think_in_background,
 )
+from .sensorlog import SensorLogWriter
 from .settings import EngineJob, GameSettings
 
 log = logging.getLogger(__name__)
@@ -104,7 +108,7 @@ class Session:
 
     def __init__(self, config: Config, sensors: BoardDevice, leds: BoardDevice | LedOutput,
                  journal_dir: Path | None = None, *, opponent: Opponent | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, sensor_log: SensorLogWriter | None = None) -> None:
         self.config = config
         self.sensors = sensors
         self.leds = leds
@@ -112,6 +116,7 @@ class Session:
         self.journal_dir = Path(journal_dir) if journal_dir is not None else None
         self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
         self._opponent = opponent
+        self.sensor_log = sensor_log
         self._owned_opponent: WorkerOpponent | None = None
         self._external: ExternalOpponent | None = None
         self._last_state: dict[str, Any] | None = None
@@ -137,9 +142,18 @@ class Session:
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
+        self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_frame,
+                                  wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
+                                  check_after=config.sensor_check_ms / 1000)
 
     def _show_leds(self, frame: LedFrame) -> None:
-        """The controller's frame to the board at the configured brightness (the web page shows it whole). A
+        """The controller's frame to the board, with the squares whose sensors are at fault lit (health);
+        not while the board's self-test has the LEDs."""
+        if not self.health.testing:
+            self._show_frame(self.health.overlay(frame))
+
+    def _show_frame(self, frame: LedFrame) -> None:
+        """A frame to the board at the configured brightness (the web page shows the controller's whole). A
         frame for a game of another size waits until the simulated board has taken that size."""
         if (frame.rows, frame.cols) != (self.sensors.rows, self.sensors.cols):
             return
@@ -166,8 +180,11 @@ class Session:
             ctl.resume(state, ctl.settings)   # a finished game goes to the library, then a new game begins
         else:
             ctl.new_game(at_start=True)
+        if self.sensor_log is not None:
+            self.sensor_log.game(self.clock.now(), ctl)
         self.sensors.on_snapshot(self._post)
         self.sensors.on_link(self._post_link)
+        self.sensors.on_status(self._post)                      # health: the link's state
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
@@ -223,12 +240,15 @@ class Session:
         return sent.outcome
 
     def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
-        computer's moves play themselves (None on a real board, where they never do)."""
+        """The full JSON-ready state (the StateChanged payload), with the person's rating, whether the
+        computer's moves play themselves (None on a real board, where they never do) and the board's health (a
+        board that does not answer is not connected, whatever the controller last heard)."""
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
-        return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto,
-                                               "broadcast": place}
+        state = (self.controller.state_dict()
+                 | {"rating": self._rating, "auto_computer": auto, "broadcast": place} | self.health.state())
+        state["board_connected"] = state["board_connected"] and self.health.link_ok
+        return state
 
     @property
     def ratings_path(self) -> Path | None:
@@ -260,7 +280,7 @@ class Session:
     def _post_link(self, connected: bool) -> None:
         self._post(_Link(connected))
 
-    def _post(self, item: Occupancy | _Link) -> None:
+    def _post(self, item: Occupancy | _Link | LinkStatus) -> None:
         """Queue an input from the board (called on the backend's thread, or on the loop's)."""
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
@@ -275,6 +295,8 @@ class Session:
             loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def _publish(self, event: ev.Event) -> None:
+        if self.sensor_log is not None and isinstance(event, ev.MoveCommitted):
+            self.sensor_log.recorded(self.clock.now(), event.ply, event.text)
         for queue in self._subscribers:
             queue.put_nowait(event)
         if isinstance(event, ev.GameOver):
@@ -295,7 +317,8 @@ class Session:
         assert self._queue is not None
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            due = self.controller.next_deadline()
+            times = (self.controller.next_deadline(), self.health.next_deadline())
+            due = min((t for t in times if t is not None), default=None)
             if due is not None and due <= self.clock.now():
                 await self._queue.put(None)
 
@@ -324,16 +347,36 @@ class Session:
                         outcome = cmd.Outcome("failed", self.controller.save_errors[-1].reason)
                     sent.outcome.set_result(outcome)
 
+    def _log_input(self, item: Any) -> None:
+        """The sensor log gets each input as the controller is about to handle it, at the controller time."""
+        log, ctl, now = self.sensor_log, self.controller, self.clock.now()
+        if log is None:
+            return
+        if isinstance(item, Occupancy):
+            log.occupancy(now, item.squares)
+        elif isinstance(item, _EngineAnswer) and item.move is not None and item.token == ctl.engine_token:
+            shape = ctl.exp.shape_of(item.move)
+            if shape is not None:
+                log.engine(now, shape.text)
+        elif isinstance(item, cmd.Command):
+            log.command(now, item)
+
     def _handle(self, item: Any) -> None:
         ctl = self.controller
+        self._log_input(item)
+        now = self.clock.now()
         if item is None:
             ctl.tick()
         elif isinstance(item, Occupancy):
-            ctl.snapshot(item.squares)
+            view = self.health.reading(item.squares, now)          # health: masked, chattering squares
+            if not self.health.testing:                            # health: the self-test has the board
+                ctl.snapshot(view)
         elif isinstance(item, _Link):
-            ctl.board_link(item.connected)
+            ctl.board_link(item.connected, self.health.drop_message(item.connected))
         elif isinstance(item, _Consulted):
             item.then(item.result)
+        elif isinstance(item, LinkStatus):
+            self.health.link_status(item)
         elif isinstance(item, _EngineAnswer):
             self._flush_progress()   # the search's last iteration is shown before its move
             if item.note is not None and item.token == ctl.engine_token:
@@ -341,10 +384,14 @@ class Session:
             ctl.computer_moved(item.token, item.move)
         elif isinstance(item, cmd.Command):
             self._command(item)
+        self.health.after_input(self.clock.now())                    # health: faults, masked squares
 
     def _command(self, c: cmd.Command) -> None:
         ctl = self.controller
-        if isinstance(c, cmd.NewGame):
+        if ctl.command(c):   # the game's own commands (takeback, resign, draws, answers)
+            if isinstance(c, cmd.OfferDraw):
+                self._answer_for_the_computer(c.color)
+        elif isinstance(c, cmd.NewGame):
             settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
@@ -363,31 +410,20 @@ class Session:
             if path is None:
                 raise ValueError("there is no data directory to save the game in")
             ctl.say(f"The game so far is saved in the library as {path.name}.")
-        elif isinstance(c, cmd.Takeback):
-            ctl.takeback(c.plies)
-        elif isinstance(c, cmd.Resign):
-            ctl.resign(c.color)
-        elif isinstance(c, cmd.OfferDraw):
-            ctl.offer_draw(c.color)
-            self._answer_for_the_computer(c.color)
-        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
-            ctl.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
-        elif isinstance(c, cmd.ClaimDraw):
-            ctl.claim_draw(c.color)
         elif isinstance(c, cmd.Hint):
             self._hint()
         elif isinstance(c, cmd.SetAutoComputer):
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
             self.auto_computer = c.on
-        elif isinstance(c, cmd.SetTeaching):
-            ctl.set_teaching(c.on)
         elif isinstance(c, cmd.SetBroadcast):
             self._move_broadcast(c.place())
-        elif isinstance(c, cmd.MissedCaptureChoice):
-            ctl.missed_choice(c.choice)
-        elif isinstance(c, cmd.ChooseMove):
-            ctl.choose(c.text)
+        elif isinstance(c, cmd.MaskSquares):
+            self.health.mask(c.cells, c.masked)
+        elif isinstance(c, cmd.ConfirmMove):
+            ctl.confirm(c.text)
+        elif isinstance(c, cmd.BoardTest):
+            self.health.board_test(c.action, c.text, self.clock.now())
         elif isinstance(c, cmd.Lift | cmd.Place):
             board = self.sensors
             if not hasattr(board, "lift"):

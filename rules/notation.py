@@ -174,14 +174,14 @@ _PRECEDENCE_REASONS = {   # precedence filter -> the rule, and what it requires 
 
 
 def _outranked_by(board: Board, frm: int, to: int) -> str | None:
-    """The first precedence filter of the variant that removes every capture from `frm` to `to` (None when the
-    capture is not legal even before the filters)."""
+    """The first precedence filter of the variant that removes every capture from `frm` ending on `to` or
+    landing there on the way (None when no such capture is legal even before the filters)."""
     own, opp = board._own_opp()
     precedence = board.variant.precedence
     for n in range(len(precedence) + 1):
         partial = dataclasses.replace(board.variant, precedence=precedence[:n])
         raw = movegen_for(partial).captures(own, opp, board._k, board.turn)
-        if not any(r[0] == frm and r[1] == to for r in raw):
+        if not any(r[0] == frm and (r[1] == to or to in r[4][1:-1]) for r in raw):
             return precedence[n - 1] if n else None
     return None
 

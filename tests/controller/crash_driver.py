@@ -48,7 +48,7 @@ def main() -> None:
         occ.add(shape.target)
         clock.advance(0.01)
         ctl.snapshot(frozenset(occ))
-        clock.advance(0.5)
+        clock.advance(ctl.config.king_settle_ms / 1000 + 0.1)   # committed, a flying king's move too
         ctl.tick()
 
 

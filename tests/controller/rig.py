@@ -88,13 +88,15 @@ class Rig:
         """Play a legal move the simple way: lift the piece, take off the captured pieces, place it."""
         board = self.ctl.game.board
         move = board.parse_move(text)
+        piece = board.piece_at(move.from_square)
+        flying = piece is not None and piece.king and self.ctl.variant.king_flying
         m = self.ctl.map
         self.lift(m.rc(move.from_square))
         for sq in move.captures:
             self.lift(m.rc(sq))
         self.place(m.rc(move.to_square))
-        if settle:
-            self.wait(0.5)
+        if settle:   # long enough for the move to settle (a flying king may be sliding on: longer)
+            self.wait(self.config.king_settle_ms / 1000 + 0.05 if flying else 0.5)
 
     def answer_engine(self, text: str) -> None:
         job = self.jobs[-1]

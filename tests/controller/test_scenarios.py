@@ -6,7 +6,7 @@ import pytest
 from rig import OPENINGS, Rig
 
 from controller import events as ev
-from firmware_bridge.types import BLUE, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Pattern
+from firmware_bridge.types import BLUE, CYAN, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Light, Pattern
 
 
 @pytest.mark.parametrize("variant", sorted(OPENINGS))
@@ -79,13 +79,13 @@ def test_capture_ending_on_its_own_start_square() -> None:
     assert r.of(ev.MoveCommitted)[-1].text == "38x38"
 
 
-def test_flying_king_passing_squares_waits_for_settle() -> None:
-    r = Rig("international", fen="W:WK46:B5")
+def test_flying_king_resting_on_its_line_waits_the_configured_king_settle() -> None:
+    r = Rig("international", fen="W:WK46:B5", king_settle_ms=600)
     r.do("lift 46, place 41")
     assert r.state == "person.settling" and r.texts == []
     r.do("lift 41, place 37")
-    r.wait(0.2)
-    assert r.texts == [], "committed before the settle time"
+    r.wait(0.5)
+    assert r.texts == [], "committed before the king's settle time"
     r.wait(0.15)
     assert r.texts == ["46-37"] and r.state == "person.idle"
 
@@ -100,9 +100,19 @@ def test_reply_before_settle_commits_the_pending_move() -> None:
     r = Rig("international", fen="W:WK46:B5")
     r.do("lift 46, place 37")
     assert r.state == "person.settling"
-    r.do("lift 5")  # black touches his piece before the settle time ran out
+    r.do("lift 5, place 5")  # a brush: black's piece read empty for a moment commits nothing
+    assert r.texts == [] and r.state == "person.settling"
+    r.do("lift 5")  # black lifts his piece before the settle time ran out and holds it
+    assert r.texts == []
+    r.wait(r.config.settle_ms / 1000)
     assert r.texts == ["46-37"] and r.state == "person.lifted"
     r.do("place 10")
+    assert r.texts == ["46-37", "5-10"]
+
+
+def test_a_whole_reply_before_settle_commits_both_moves() -> None:
+    r = Rig("international", fen="W:WK46:B5")
+    r.do("lift 46, place 37, lift 5, place 10")
     assert r.texts == ["46-37", "5-10"]
 
 
@@ -288,13 +298,41 @@ def test_takeback_command_guides_pieces_back() -> None:
     assert r.state == "person.idle"
 
 
-def test_setting_up_the_start_position_starts_a_new_game() -> None:
+def test_setting_up_the_start_position_asks_new_game_or_takeback() -> None:
+    for choice in ("new_game", "takeback"):
+        r = Rig("english")
+        for m in ["9-13", "22-18"]:
+            r.move(m)
+        started = r.ctl.record.started
+        r.set(r.ctl.start_occupancy)
+        r.wait(5)
+        assert r.texts == ["9-13", "22-18"] and r.state == "out_of_sync"
+        assert r.ctl.state_dict()["question"] == {"kind": "start_position", "plies": 2}
+        assert "new game, or take back all 2" in r.ctl.alert["text"]
+        assert {light.rgb for light in r.lit().values()} == {CYAN}
+        r.ctl.start_position_choice(choice)
+        assert r.texts == [] and r.state == "person.idle" and r.ctl.state_dict()["question"] is None
+        assert (r.ctl.record.started is started) == (choice == "takeback")
+
+
+def test_a_move_from_the_start_position_answers_the_question_as_a_takeback() -> None:
     r = Rig("english")
-    for m in ["9-13", "22-18", "13-17", "21-14"][:2]:
+    for m in ["9-13", "22-18", "10-14"]:
         r.move(m)
     r.set(r.ctl.start_occupancy)
+    assert r.state == "out_of_sync"
+    r.do("lift 11, place 15")
+    assert r.texts == ["11-15"] and "Took back 3 plies" in r.messages()
+
+
+def test_setting_up_the_start_position_late_in_a_game_starts_a_new_game() -> None:
+    r = Rig("english")
+    while len(r.texts) < 21:
+        r.move(r.ctl.exp.shapes[0].text)
+    started = r.ctl.record.started
+    r.set(r.ctl.start_occupancy)
     r.wait(0.4)
-    assert r.texts == [] and r.state == "person.idle"
+    assert r.texts == [] and r.state == "person.idle" and r.ctl.record.started is not started
 
 
 def test_game_over_and_pdn(tmp_path) -> None:
@@ -454,7 +492,9 @@ def test_two_moves_with_the_same_result_are_told_apart_by_touch_or_asked() -> No
     assert set(r.lit()) >= {"31", "35"}
     assert "or" in r.messages().splitlines()[-1]
     r.ctl.choose(b.text)
-    assert r.texts == [b.text]
+    assert [e.text for e in r.of(ev.MoveCommitted)] == [b.text]
+    # this board never showed the move chosen: it shows the position before it, so the move is undone
+    assert r.texts == [] and r.messages().splitlines()[-1] == "Took back 1 ply."
 
 
 def test_teaching_mode_shows_the_whole_compulsory_capture_path() -> None:
@@ -564,3 +604,107 @@ def test_the_computer_claims_unless_it_is_ahead(black: str, claims: bool) -> Non
         assert over.reason == "threefold repetition, claimed" and "black claims the draw" in r.messages()
     else:
         assert r.state == "computer.thinking" and not r.of(ev.GameOver)
+
+
+# --- amending the last move, touch-move, takeback by restoring (issue 23) ----------------------------------
+
+def test_a_move_is_amended_until_the_opponent_touches_the_board() -> None:
+    r = Rig("english")
+    r.do("lift 9, place 13, wait 2, lift 13, place 14")
+    assert r.texts == ["9-14"] and "Amended: 9-14, not 9-13." in r.messages()
+    r.do("lift 22, wait 0.4, place 22")   # white lifted a piece (and thought better of it): touched
+    r.do("lift 14, place 15")
+    assert r.texts == ["9-14"], "no amending once the opponent touched the board"
+    r.wait(3.1)
+    assert r.state == "out_of_sync"
+
+
+def test_a_brushed_opponent_piece_does_not_end_the_right_to_amend() -> None:
+    r = Rig("english")
+    r.do("lift 9, place 13, lift 22, place 22, lift 13, place 14")
+    assert r.texts == ["9-14"]
+
+
+def test_strict_touch_move_says_the_move_stands() -> None:
+    r = Rig("english", touch_move=True)
+    r.do("lift 9, place 13, lift 13, place 14")
+    assert r.texts == ["9-13"] and r.ctl.alert["text"] == "Touch-move: 9-13 stands: put the piece back on 13."
+    assert r.lit()["14"].rgb == RED and r.lit()["13"].rgb == BLUE
+    r.do("lift 14, place 9")   # nor is putting it back a takeback
+    assert r.texts == ["9-13"] and r.lit()["9"].rgb == RED
+    r.do("lift 9, place 13")
+    assert r.texts == ["9-13"] and r.ctl.alert is None and r.state == "person.idle"
+
+
+def test_the_mover_putting_his_piece_back_takes_the_move_back_at_once() -> None:
+    r = Rig("international")
+    r.move("32-28")
+    r.do("lift 28, place 32")
+    assert r.texts == [] and r.messages().splitlines()[-1] == "Took back 1 ply."
+
+
+def test_restoring_the_position_then_playing_at_once_is_a_takeback() -> None:
+    r = Rig("international")
+    r.move("32-28")
+    r.do("lift 19, wait 0.4, place 19")   # black touched: no amending, but a takeback by restoring
+    r.do("lift 28, place 32")
+    assert r.texts == ["32-28"], "the position before it, for a moment only so far"
+    r.do("lift 33, place 29")   # no pause after putting it back: what follows is legal from there
+    assert r.texts == ["33-29"] and "Took back 1 ply" in r.messages()
+
+
+def test_passing_an_earlier_position_by_chance_takes_nothing_back() -> None:
+    r = Rig("english")
+    r.move("9-13")
+    r.move("22-18")
+    r.do("lift 1, wait 0.4, place 1")   # black touched the board: 22-18 can no longer be amended
+    r.do("lift 18, place 22")   # white's move undone for a moment...
+    r.do("lift 1")              # ...then black's hand: no move from there explains it, so no takeback
+    assert r.texts == ["9-13", "22-18"] and "Took back" not in r.messages()
+    r.do("place 1, lift 22, place 18")
+    assert r.texts == ["9-13", "22-18"] and r.state == "person.idle"
+
+
+def test_amending_while_the_computer_thinks_asks_it_again() -> None:
+    r = Rig("international", human_color="white", opponent="engine")
+    r.do("lift 32, place 27")
+    assert r.texts == ["32-27"] and r.state == "computer.thinking"
+    stale = r.jobs[-1]
+    r.do("lift 27, place 28")
+    assert r.texts == ["32-28"] and r.state == "computer.thinking" and r.jobs[-1].token != stale.token
+    r.ctl.computer_moved(stale.token, stale.board.parse_move("19-23"))
+    assert r.ctl.computer_shape is None, "the answer to the amended position is dropped"
+    r.answer_engine("19-23")
+    assert r.ctl.computer_shape is not None and r.state == "computer.showing"
+
+
+def test_the_computers_move_is_never_amended() -> None:
+    r = Rig("international", human_color="white", opponent="engine")
+    r.move("32-28")
+    r.answer_engine("19-23")
+    r.move("19-23")
+    assert r.texts == ["32-28", "19-23"]
+    r.do("lift 23, place 24")   # the computer's piece moved on by a hand: the board is wrong, not the move
+    assert r.texts == ["32-28", "19-23"]
+    r.wait(3.1)
+    assert r.state == "out_of_sync"
+
+
+def test_lifting_a_piece_on_the_computers_turn_is_not_your_turn() -> None:
+    r = Rig("international", human_color="white", opponent="engine")
+    r.move("32-28")
+    r.do("lift 31")
+    assert r.ctl.alert["text"] == ("Not your turn: the computer (black) is to move. "
+                                   "Put the white piece back on 31.")
+    assert r.lit()["31"] == Light(RED, Pattern.FAST_BLINK)
+    r.do("place 31")
+    assert r.ctl.alert is None
+
+
+def test_the_last_move_of_a_game_can_be_amended_too() -> None:
+    r = Rig("russian", fen="W:WKa1:Bc3")   # a1 takes c3 and lands anywhere from d4 to h8: the game is won
+    r.do("lift a1, lift c3, place d4, wait 1.5")
+    assert r.texts == ["a1:d4"] and r.state == "game_over"
+    r.do("lift d4, place f6, wait 1.1")   # f6 is on the king's line too: it settles as long
+    assert r.texts == ["a1:f6"] and r.state == "game_over"
+    assert "Amended: a1:f6, not a1:d4." in r.messages() and len(r.of(ev.GameOver)) == 2

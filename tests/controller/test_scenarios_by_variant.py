@@ -235,8 +235,9 @@ def test_flying_king_passing_squares_waits_for_settle(variant: str) -> None:
     r.do(f"lift {king}, place {near}")
     assert r.state == "person.settling" and r.texts == []
     r.do(f"lift {near}, place {mid}")
-    r.wait(0.2)
-    assert r.texts == [], "committed before the settle time"
+    settle = r.config.king_settle_ms / 1000
+    r.wait(settle - 0.1)
+    assert r.texts == [], "committed before the king's settle time"
     r.wait(0.15)
     assert r.texts == [f"{king}-{mid}"] and r.state == "person.idle"
     r2, _ = rig(variant, "fly")
@@ -268,8 +269,8 @@ def test_flying_king_capture_with_a_choice_of_landing_waits_for_settle(variant: 
         assert r.texts == [f"{king}{sep}{first}"], "a single landing square commits at once"
         return
     assert r.state == "person.settling" and r.texts == []
-    r.wait(0.2)
-    assert r.texts == []
+    r.wait(r.config.king_settle_ms / 1000 - 0.1)
+    assert r.texts == [], "committed before the king's settle time"
     r.wait(0.15)
     assert r.texts == [f"{king}{sep}{first}"]
     r = Rig(variant, fen=fen)
@@ -358,7 +359,7 @@ def test_ambiguity_asks_and_touch_decides(variant: str) -> None:
     assert r.lit() == dict.fromkeys(names, Light(CYAN, FAST))
     assert f"{a.text} or {b.text}" in r.messages()
     r.ctl.choose(b.text)
-    assert r.texts == [b.text]
+    assert [e.text for e in r.of(ev.MoveCommitted)] == [b.text]
     r.do(f"lift {sq['man']}, place {r.ctl.map.name(b.target)}, wait 0.5")  # the board catches up
     assert r.texts == [b.text] and r.state == "person.idle"
 
@@ -510,7 +511,11 @@ def test_computer_king_move_waits_and_quick_reply_commits_it(variant: str) -> No
     r.do(f"lift {origin}, place {target}")
     assert r.state == "computer.showing" and r.texts == [], "the king could still slide on"
     r_from, r_to = reply.split("-")
-    r.lift(r_from)  # the person's reply starts within the settle time
+    r.do(f"lift {r_from}, place {r_from}")   # a brush of the person's piece commits nothing
+    assert r.texts == [] and r.state == "computer.showing"
+    r.lift(r_from)  # the person's reply starts within the settle time: a lift held for settle_ms
+    assert r.texts == []
+    r.wait(r.config.settle_ms / 1000)
     assert r.texts == [computer] and r.state == "person.lifted"
     r.place(r_to)
     assert r.texts == [computer, reply]
@@ -525,9 +530,9 @@ def test_takeback_by_restoring_the_position_before_a_capture(variant: str) -> No
     (text,) = POSITIONS[variant]["multi"].moves
     r.move(text)
     assert r.texts == [text]
-    r.do(f"lift {sq['target']}, place {sq['caps'][1]}, place {sq['man']}, place {sq['caps'][0]}")
-    assert r.texts == [text], "taken back before the settle time"
-    r.wait(0.35)
+    r.do(f"lift {sq['target']}, place {sq['caps'][1]}, place {sq['man']}")
+    assert r.texts == [text], "not all restored yet"
+    r.do(f"place {sq['caps'][0]}")   # nobody touched the board since: the mover's own takeback, at once
     assert r.texts == [] and r.ctl.game.board.fen() == fen and r.state == "person.idle"
     assert "Took back 1 ply" in r.messages()
 

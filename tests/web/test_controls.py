@@ -21,6 +21,7 @@ from web_harness import (
 )
 
 import rules
+from controller import commands as cmd
 
 
 def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
@@ -214,6 +215,8 @@ def test_the_computers_moves_play_themselves_on_the_virtual_board(pw: Playwright
         live.play("22-18" if "22-18" in live.state()["legal_moves"] else live.state()["legal_moves"][0])
         wait_state(page, "computer.showing", timeout=30_000)   # now it waits for a hand on the board
         assert len(live.state()["moves"]) == 2
+
+
 def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: Path) -> None:
     """The form offers the DXP engine of the config (here `dboard dxp --listen`), which then plays White."""
     command = [sys.executable, "-m", "controller.cli", "-q", "dxp", "--listen", "0", "--level", "1",
@@ -237,3 +240,34 @@ def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: P
     finally:
         follower.kill()
         follower.wait()
+
+
+def test_an_amended_move_and_the_start_position_set_up_early_are_said_on_the_page(pw: Playwright,
+                                                                                  tmp_path: Path) -> None:
+    """Issue 23: a man moved on before the opponent touches the board amends the move, said on the page; the
+    start position set up after a few plies asks: new game, or take the moves back?"""
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
+            browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#btn-arrange")
+        wait_state(page, "person.idle")
+        assert not page.is_visible("#start-question")
+        paths = {p["text"]: p["path"] for p in live.state()["legal_paths"]}
+        live.play("9-13")
+        live.send(cmd.Lift(*paths["9-13"][-1]))   # moved on from 13 to 14: a change of mind
+        live.send(cmd.Place(*paths["9-14"][-1]))
+        page.wait_for_function("() => document.querySelector('#messages').textContent"
+                               ".includes('Amended: 9-14, not 9-13.')")
+        assert [r["text"] for r in live.state()["moves"]] == ["9-14"]
+        live.play("22-18")
+        assert live.session is not None
+        start = live.session.controller.start_occupancy
+        live.call(lambda: live.hand.set_occupancy(start))
+        page.wait_for_selector("#start-question:not([hidden])")
+        assert page.text_content("#btn-start-takeback") == "Take back 2 plies"
+        assert page.is_visible("#start-question button[data-choice='new_game']")
+        page.click("#btn-start-takeback")
+        page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 0")
+        wait_state(page, "person.idle")
+        assert not page.is_visible("#start-question")
+        assert "Took back 2 plies" in page.text_content("#messages")

@@ -4,6 +4,7 @@
 
 import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from "./board.js";
 import { bindBroadcast, renderBroadcast } from "./broadcast.js";
+import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
@@ -175,6 +176,8 @@ function render() {
   $("#btn-claim-draw").disabled = !s.claimable_draw;
   $("#btn-claim-draw").title = s.claimable_draw ? `claim the draw: ${s.claimable_draw}` : "the rules allow no draw claim now";
   $("#missed-capture").hidden = s.state !== "person.missed_capture";
+  $("#start-question").hidden = !s.question;   // the start position set up early: new game or takeback?
+  if (s.question) $("#btn-start-takeback").textContent = `Take back ${s.question.plies} plies`;
   const policy = (variantOf(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
@@ -182,6 +185,7 @@ function render() {
   $("#btn-resign").disabled = !playing;
   if (!playing) $("#resign-confirm").hidden = true;
   renderDraw();
+  renderHealth(s);   // health.js: the board's link, faults, masked squares, moves to confirm, board test
 }
 
 function boardShape(s) {
@@ -453,6 +457,8 @@ function bindControls() {
   bindBroadcast(command);
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
+  for (const b of document.querySelectorAll("#start-question button"))
+    b.onclick = () => command("start_position_choice", { choice: b.dataset.choice });
   $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; };
   $("#new-game").onsubmit = (e) => {
     e.preventDefault();
@@ -507,4 +513,5 @@ function showTab(name) {
 }
 
 bindControls();
+initHealth(command, () => app.state);
 connect();
