@@ -12,6 +12,7 @@ from functools import cache
 
 from rules.geometry import DIRECTIONS, REVERSE
 from rules.move import Move
+from rules.native import native_movegen
 from rules.pieces import Color
 from rules.variants import Variant
 
@@ -436,5 +437,5 @@ class MoveGen:
 
 @cache
 def movegen_for(variant: Variant) -> MoveGen:
-    """The (cached) move generator of a variant."""
-    return MoveGen(variant)
+    """The (cached) move generator of a variant: the compiled one when it is built and fits the variant."""
+    return native_movegen(variant) or MoveGen(variant)

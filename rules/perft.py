@@ -35,6 +35,8 @@ def perft(board: Board, depth: int, keep_duplicates: bool = False) -> int:
     if depth == 0:
         return 1
     own, opp = board._own_opp()
+    if not isinstance(board._gen, MoveGen):  # the compiled generator counts in C
+        return board._gen.perft(own, opp, board._k, board.turn, depth, keep_duplicates)
     return _perft(board._gen, own, opp, board._k, int(board.turn), depth, keep_duplicates)
 
 
