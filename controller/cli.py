@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.cli",
     "controller.ratings_cli",
     "controller.journal_cli",
+    "web.stats_cli",
     "hall.cli",
 )
 
