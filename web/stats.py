@@ -183,7 +183,7 @@ class LibraryStats:
                                                                                else "white"))
             for scope in (game.variant, "all"):
                 self.players.setdefault((name, scope), PlayerTally()).add(outcome)
-            if outcome is not None:
+            if outcome is not None and level is None:   # the people's results, not the engine's
                 points = self.timeline.setdefault(name, [])
                 tally = self.players[(name, "all")].row()
                 points.append({"date": game.date, "variant": game.variant, "result": outcome,

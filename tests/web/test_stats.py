@@ -119,6 +119,7 @@ def test_each_players_results_over_time_in_date_order(library: GameLibrary) -> N
     assert [(p["date"], p["result"], p["score_pct"]) for p in timeline["Ann"]] == [
         ("2026.11.01", "win", 100.0), ("2026.11.02", "draw", 75.0), ("2026.11.03", "loss", 50.0)]
     assert [p["result"] for p in timeline["Bob"]] == ["win"]   # the unfinished game is no point
+    assert sorted(timeline) == ["Ann", "Bob"]   # the people's results, not the engine levels'
 
 
 def test_every_table_exports_as_csv(library: GameLibrary) -> None:

@@ -72,7 +72,7 @@ function table(cols, rows) {
   const wrap = el("div", { class: "table-scroll" });
   const t = el("table", { class: "games stats" });
   const head = el("tr");
-  for (const [, title] of cols) head.appendChild(el("th", {}, title));
+  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k }, title));
   t.appendChild(el("thead")).appendChild(head);
   const body = t.appendChild(el("tbody"));
   for (const row of rows) {
@@ -129,7 +129,7 @@ function ratingPlot(variant, lines) {
   const times = all.map((p) => p.played), ratings = all.map((p) => p.rating);
   const lo = Math.floor((Math.min(...ratings) - 50) / 100) * 100, hi = Math.ceil((Math.max(...ratings) + 50) / 100) * 100;
   const xOf = xScale(Math.min(...times), Math.max(...times)), yOf = yScale(lo, hi);
-  const day = (t) => new Date(t * 1000).toISOString().slice(0, 10);
+  const day = (t) => new Date(t * 1000).toISOString().slice(0, 10).replaceAll("-", ".");   // as PDN dates
   const step = (hi - lo) / 4;
   const ticks = [0, 1, 2, 3, 4].map((i) => Math.round(lo + i * step));
   const [figure, svg] = frame(`${variant}: rating history`, "ratings", ticks, yOf,
