@@ -152,8 +152,8 @@ SCENES: dict[str, tuple[Callable[[Page, LiveServer], None], dict[str, object]]] 
     "live-board-phone": (live_board_phone, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
     "game-library": (game_library, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
     "rules-page": (rules_page, {"variant": "english", "opponent": "person", "human_color": "both"}),
-    "statistics": (statistics, {"variant": "english", "opponent": "engine", "human_color": "black", "level": 2,
-                                "settle_ms": 0}),
+    "statistics": (statistics, {"variant": "english", "opponent": "engine", "human_color": "black",
+                                "level": 2, "settle_ms": 0}),
 }
 
 

@@ -43,8 +43,12 @@ def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path
         live.send(cmd.AcceptDraw("black"))
         page.wait_for_selector("#result[data-result]")
 
+        broken = tmp_path / "journal" / "games" / "broken.pdn"   # bad input: named, not fatal
+        broken.write_bytes(b'[Event "x"]\n\xff')
         page.click("#tab-stats")
         page.wait_for_selector("#stats-variants td[data-col='variant']")
+        assert page.text_content("#stats-problems li") == (
+            "journal/games/broken.pdn: not UTF-8 text (byte 0xff at offset 12); its games are left out")
         row = {td.get_attribute("data-col"): td.text_content()
                for td in page.query_selector_all("#stats-variants tbody tr td")}
         assert (row["variant"], row["games"], row["white_wins"], row["black_wins"], row["draws"]) == (
@@ -54,7 +58,6 @@ def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path
                   for tr in page.query_selector_all("#stats-levels tbody tr")]
         assert levels == [["2", "1", "0", "0", "1", "0"], ["3", "1", "0", "0", "1", "0"]]
         assert page.text_content("#stats-openings td[data-col='opening']") == "11-15 23-19 8-11"
-        assert page.is_hidden("#stats-problems-panel")
 
         results = page.locator("figure.results[data-player='Person']")
         assert results.locator("circle.dot.loss").count() == 2
@@ -70,3 +73,8 @@ def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path
         rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
         person = next(r for r in rows if (r["player"], r["variant"]) == ("Person", "all"))
         assert (person["games"], person["losses"], person["score_pct"]) == ("2", "2", "0.0")
+        base = live.url.split("?")[0].rstrip("/")
+        missing = page.request.get(f"{base}/api/stats/moves.csv")
+        assert missing.status == 404 and missing.text().startswith("no statistics table 'moves'")
+        unknown = page.request.get(f"{base}/api/rules/checkerz")
+        assert unknown.status == 404 and "checkerz" in unknown.json()["error"]
