@@ -9,16 +9,12 @@ import re
 from typing import Any
 
 import rules
-from rules.rulebook import anchors, page
+from rules.rulebook import Block, anchors, blocks, page
 
 from .library import pieces_json
 
 ANCHOR_PREFIX = "rules-"
 """Heading ids on the page are the rules pages' anchors with this prefix (``rules-capture-precedence``)."""
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
-_TABLE_RULE = re.compile(r"^\s*\|?[\s|:-]+\|?\s*$")
 _INLINE = re.compile(r"`([^`]+)`|!?\[([^\]]*)\]\(([^)\s]+)\)|\*\*(.+?)\*\*"
                      r"|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 
@@ -87,98 +83,50 @@ def markdown_html(markdown: str, current: str) -> str:
     code blocks - the board diagrams and console examples - kept exactly). Every text is escaped."""
     ids = iter(anchors(markdown))
     out: list[str] = []
-    para: list[str] = []
-    lines = markdown.splitlines()
-
-    def flush() -> None:
-        if para:
-            out.append(f"<p>{_inline(' '.join(para), current)}</p>")
-            para.clear()
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if _FENCE.match(line):
-            flush()
-            kind = stripped.strip("`~").strip()
-            i += 1
-            code = []
-            while i < len(lines) and not _FENCE.match(lines[i]):
-                code.append(lines[i])
-                i += 1
-            cls = f' class="lang-{html.escape(kind)}"' if kind else ""
-            out.append(f"<pre{cls}>{html.escape(chr(10).join(code))}</pre>")
-        elif stripped.startswith("<!--"):
-            flush()
-            while i < len(lines) and "-->" not in lines[i]:
-                i += 1
-        elif m := _HEADING.match(line):
-            flush()
-            level = len(m.group(1))
-            out.append(f'<h{level} id="{ANCHOR_PREFIX}{next(ids)}">{_inline(m.group(2), current)}</h{level}>')
-        elif stripped.startswith("|") and i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1]):
-            flush()
-            head = _cells(line, current)
-            i += 2
-            body = []
-            while i < len(lines) and lines[i].strip().startswith("|"):
-                body.append(_cells(lines[i], current))
-                i += 1
-            thead = "" if not any(head) else "<thead><tr>" + "".join(f"<th>{c}</th>" for c in head) + \
-                "</tr></thead>"
+    items: list[Block] = []
+    for block in blocks(markdown):
+        if block.kind == "item":
+            items.append(block)
+            continue
+        if items:
+            out.append(_list(items, current))
+            items = []
+        if block.kind == "code":
+            cls = f' class="lang-{html.escape(block.text)}"' if block.text else ""
+            out.append(f"<pre{cls}>{html.escape(chr(10).join(block.lines))}</pre>")
+        elif block.kind == "heading":
+            n = block.level
+            out.append(f'<h{n} id="{ANCHOR_PREFIX}{next(ids)}">{_inline(block.text, current)}</h{n}>')
+        elif block.kind == "table":
+            head, *body = [_cells(row, current) for row in block.lines[:1] + block.lines[2:]]
+            titles = "".join(f"<th>{c}</th>" for c in head)
+            thead = f"<thead><tr>{titles}</tr></thead>" if any(head) else ""
             rows = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body)
             out.append(f"<table>{thead}<tbody>{rows}</tbody></table>")
-            continue
-        elif _BULLET.match(line):
-            flush()
-            i = _list(lines, i, out, current)
-            continue
-        elif stripped.startswith(">"):
-            flush()
-            quote = []
-            while i < len(lines) and lines[i].strip().startswith(">"):
-                quote.append(lines[i].strip()[1:].strip())
-                i += 1
-            out.append(f"<blockquote>{_inline(' '.join(quote), current)}</blockquote>")
-            continue
-        elif not stripped:
-            flush()
         else:
-            para.append(stripped)
-        i += 1
-    flush()
+            tag = "blockquote" if block.kind == "quote" else "p"
+            out.append(f"<{tag}>{_inline(block.text, current)}</{tag}>")
+    if items:
+        out.append(_list(items, current))
     return "\n".join(out) + "\n"
 
 
-def _list(lines: list[str], i: int, out: list[str], current: str) -> int:
-    """A run of list items (continuation lines joined to their item; deeper items nested) from line ``i``;
-    returns the index after it."""
-    first = _BULLET.match(lines[i])
-    assert first is not None
-    indent = len(first.group(1))
-    tag = "ol" if first.group(2)[0].isdigit() else "ul"
-    items: list[str] = []
-    while i < len(lines):
-        m = _BULLET.match(lines[i])
-        if m is None or len(m.group(1)) < indent:
-            break
-        if len(m.group(1)) > indent:
-            nested: list[str] = []
-            i = _list(lines, i, nested, current)
-            items[-1] = items[-1][:-5] + "".join(nested) + "</li>"
-            continue
-        text = m.group(3)
-        lead = len(m.group(1)) + len(m.group(2)) + 1
-        while i + 1 < len(lines) and lines[i + 1].startswith(" " * lead) and lines[i + 1].strip() \
-                and not _BULLET.match(lines[i + 1]):
-            i += 1
-            text += " " + lines[i].strip()
-        items.append(f"<li>{_inline(text, current)}</li>")
-        i += 1
-        if i + 1 < len(lines) and not lines[i].strip():   # a blank line between items of the same list
-            after = _BULLET.match(lines[i + 1])
-            if after is not None and len(after.group(1)) == indent:
-                i += 1
-    out.append(f"<{tag}>{''.join(items)}</{tag}>")
-    return i
+def _list(items: list[Block], current: str) -> str:
+    """A run of list items as nested lists: an item indented deeper than the one before opens a list in it,
+    one with another kind of mark a new list."""
+    html_out: list[str] = []
+    open_lists: list[tuple[int, str]] = []   # (indent, "ul" or "ol") of the lists open, innermost last
+    for item in items:
+        tag = "ol" if item.mark[0].isdigit() else "ul"
+        while open_lists and (item.level < open_lists[-1][0] or
+                              (item.level == open_lists[-1][0] and tag != open_lists[-1][1])):
+            html_out.append(f"</li></{open_lists.pop()[1]}>")
+        if not open_lists or item.level > open_lists[-1][0]:
+            open_lists.append((item.level, tag))
+            html_out.append(f"<{tag}>")
+        else:
+            html_out.append("</li>")
+        html_out.append(f"<li>{_inline(item.text, current)}")
+    while open_lists:
+        html_out.append(f"</li></{open_lists.pop()[1]}>")
+    return "".join(html_out)

@@ -114,3 +114,9 @@ def test_a_teaching_refusal_links_to_the_rule_on_the_rules_page(pw: Playwright, 
         page.click("#messages li.refusal a.rule-link")
         page.wait_for_selector("#rules-capturing.target")
         assert page.is_visible("#rules")
+
+
+def test_lists_nest_by_indent_and_split_by_their_kind_of_mark() -> None:
+    html = markdown_html("- a\n  continued\n  - b\n  - c\n- d\n\n1. x\n2. y\n\ntext\n", "english")
+    assert html == ("<ul><li>a continued<ul><li>b</li><li>c</li></ul></li><li>d</li></ul>"
+                    "<ol><li>x</li><li>y</li></ol>\n<p>text</p>\n")
