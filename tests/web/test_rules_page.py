@@ -114,6 +114,9 @@ def test_a_teaching_refusal_links_to_the_rule_on_the_rules_page(pw: Playwright, 
         page.click("#messages li.refusal a.rule-link")
         page.wait_for_selector("#rules-capturing.target")
         assert page.is_visible("#rules")
+        later = open_page(context, live.url)   # the page opened again: the link comes from the history
+        assert later.get_attribute("#messages li.refusal a.rule-link", "href") == \
+            f"#rules/{variant}/{Illegal.MUST_CAPTURE.section}"
 
 
 def test_lists_nest_by_indent_and_split_by_their_kind_of_mark() -> None:

@@ -180,7 +180,7 @@ function render() {
   renderRating(s.rating);
   if (!app.shownHistory && Array.isArray(s.messages)) {   // earlier messages, once; later ones come as events
     app.shownHistory = true;
-    for (const m of s.messages) addMessage(m.text, m.level || "info");
+    for (const m of s.messages) addMessage(m.text, m.level || "info", ruleHref(m.section));
   }
   $("#board-link").hidden = s.board_connected !== false;   // a serial board's cable is out
   $("#btn-claim-draw").disabled = !s.claimable_draw;
