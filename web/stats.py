@@ -173,14 +173,14 @@ class LibraryStats:
                                                                                               game.plies)
         if game.white == game.black:   # one person playing both sides: no result for a player
             return
-        for color, name, other in (("white", game.white, game.black), ("black", game.black, game.white)):
+        sides = (("white", game.white, "black", game.black), ("black", game.black, "white", game.white))
+        for color, name, other_color, other in sides:
             if name == "?":
                 continue
             outcome = game.outcome(color)
             level = engine_level(name)
-            if level is not None and engine_level(other) is None:
-                self.levels.setdefault(level, PlayerTally()).add(game.outcome("black" if color == "white"
-                                                                               else "white"))
+            if level is not None and engine_level(other) is None:   # a person against this level
+                self.levels.setdefault(level, PlayerTally()).add(game.outcome(other_color))
             for scope in (game.variant, "all"):
                 self.players.setdefault((name, scope), PlayerTally()).add(outcome)
             if outcome is not None and level is None:   # the people's results, not the engine's
