@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from rules.errors import UnknownVariantError
+from rules.errors import UnknownVariantError, shorten
 from rules.geometry import DIRECTIONS, Geometry
 from rules.pieces import Color
 
@@ -96,20 +96,24 @@ class Variant:
             ("missed_capture_policy", self.missed_capture_policy, MISSED_CAPTURE),
         ):
             if value not in allowed:
-                raise ValueError(f"variant {self.id}: {name} must be one of {allowed}, not {value!r}")
+                raise UnknownVariantError(
+                    f"variant {self.id}: {name} must be one of {allowed}, not {value!r}")
         for p in self.precedence:
             if p not in PRECEDENCE:
-                raise ValueError(f"variant {self.id}: unknown precedence filter {p!r}, expected {PRECEDENCE}")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown precedence filter {p!r}, expected {PRECEDENCE}")
         for d in (*self.man_move_dirs, *self.man_capture_dirs, *self.king_move_dirs, *self.king_capture_dirs):
             if d not in RELATIVE_DIRS:
-                raise ValueError(f"variant {self.id}: unknown direction {d!r} (expected {RELATIVE_DIRS})")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown direction {d!r} (expected {RELATIVE_DIRS})")
         if self.man_capture_range not in ("short", "long"):
-            raise ValueError(f"variant {self.id}: man_capture_range must be short or long")
+            raise UnknownVariantError(f"variant {self.id}: man_capture_range must be short or long")
         for rule in self.draw_claims:
             if rule not in DRAW_CLAIMS:
-                raise ValueError(f"variant {self.id}: unknown draw claim {rule!r}, expected {DRAW_CLAIMS}")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown draw claim {rule!r}, expected {DRAW_CLAIMS}")
         if self.no_progress_moves is not None and self.no_progress_moves < 1:
-            raise ValueError(f"variant {self.id}: no_progress_moves must be positive or None")
+            raise UnknownVariantError(f"variant {self.id}: no_progress_moves must be positive or None")
         object.__setattr__(
             self, "geometry", _geometry(self.width, self.height, self.cells, self.numbering, self.diagonals)
         )
@@ -281,7 +285,7 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
         key = ALIASES.get(key, key)
         if key not in VARIANTS:
             valid = ", ".join(VARIANT_IDS + tuple(sorted(ALIASES)))
-            raise UnknownVariantError(f"unknown variant {variant_id!r}; valid ids: {valid}")
+            raise UnknownVariantError(f"unknown variant {shorten(str(variant_id))!r}; valid ids: {valid}")
         base = VARIANTS[key]
     if not options:
         return base
@@ -298,6 +302,9 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
         if isinstance(first, str):
             first = {"w": Color.WHITE, "white": Color.WHITE, "b": Color.BLACK, "black": Color.BLACK}.get(
                 first.lower(), first)
+        if first not in tuple(Color):
+            raise UnknownVariantError(
+                f"option first of variant {base.id}: expected white or black, not {first!r}")
         options["first"] = Color(first)  # type: ignore[arg-type]
     for name in ("precedence", "draw_claims"):
         if name in options:
@@ -306,7 +313,7 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
 
 
 def variant_for_gametype(tag: str) -> Variant:
-    """Map a PDN GameType value ("20" or "20,W,10,10,N2,0") to a variant; ValueError if unknown."""
+    """Map a PDN GameType value ("20" or "20,W,10,10,N2,0") to a variant; UnknownVariantError if unknown."""
     text = tag.strip()
     for v in _ALL:
         if text == v.pdn_gametype:
@@ -318,4 +325,4 @@ def variant_for_gametype(tag: str) -> Variant:
     for v in _ALL:
         if v.pdn_gametype.split(",")[0] == number:
             return v
-    raise UnknownVariantError(f"no variant for PDN GameType {tag!r}")
+    raise UnknownVariantError(f"no variant for PDN GameType {shorten(tag)!r}")
