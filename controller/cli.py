@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.ratings_cli",
     "controller.journal_cli",
     "controller.replay_cli",
+    "web.stats_cli",
     "hall.cli",
 )
 

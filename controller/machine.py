@@ -1262,9 +1262,10 @@ class Controller:
         """A Refusal event, kept in the message history too so that a page opened later shows it, and the
         alert until the board is right again."""
         text = f"Refused: {message} ({reason.rule})"
-        self.messages.append({"text": text, "level": "refusal"})
+        section = f"docs/rules/{self.variant.id}.md#{reason.section}"
+        self.messages.append({"text": text, "level": "refusal", "section": section})
         self.alert = {"text": text, "level": "refusal"}
-        self._emit(ev.Refusal(message, reason.rule, f"docs/rules/{self.variant.id}.md#{reason.section}"))
+        self._emit(ev.Refusal(message, reason.rule, section))
 
     def _warn(self, text: str) -> None:
         """A warning that stands as the alert until the board is right again."""

@@ -8,7 +8,9 @@ import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
+import { openRules, ruleHref } from "./rules.js";
 import { MoveSound } from "./sound.js";
+import { openStats } from "./stats.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const $ = (sel) => document.querySelector(sel);
@@ -57,7 +59,7 @@ function command(kind, fields = {}) { send({ type: "command", command: { kind, .
 
 function onMessage(msg) {
   switch (msg.type) {
-    case "hello": app.hello = msg; fillVariants(msg.variants || []); if (msg.state) setState(msg.state); break;
+    case "hello": app.hello = msg; fillVariants(msg.variants || []); if (msg.state) setState(msg.state); rulesTab.route(); break;
     case "state": setState(msg.state); break;
     case "event": onEvent(msg.kind, msg.data || {}); break;
     case "error":
@@ -74,7 +76,9 @@ function onMessage(msg) {
 
 function onEvent(kind, data) {   // controller events (controller/events.py); a state follows every visible change
   switch (kind) {
-    case "refusal": addMessage(`Refused: ${data.message}${data.rule ? ` (${data.rule})` : ""}`, "refusal"); break;
+    case "refusal":   // the rule that refused it links to its section on the Rules tab
+      addMessage(`Refused: ${data.message}${data.rule ? ` (${data.rule})` : ""}`, "refusal", ruleHref(data.section));
+      break;
     case "engine": app.engine = data; renderEngine(); break;
     case "game_over":   // a game ended by a command may not be followed by a state
       if (app.state) setState({ ...app.state, result: data, state: "game_over" });
@@ -93,11 +97,18 @@ function onEvent(kind, data) {   // controller events (controller/events.py); a 
   }
 }
 
-function addMessage(text, cls = "info") {
+function addMessage(text, cls = "info", rule = null) {
   if (!text) return;
   const li = document.createElement("li");
   li.className = cls;
   li.textContent = text;
+  if (rule) {
+    const a = li.appendChild(document.createElement("a"));
+    a.href = rule;
+    a.className = "rule-link";
+    a.textContent = " see the rule";
+    a.onclick = (e) => { e.preventDefault(); rulesTab.open(rule); };
+  }
   const ul = $("#messages");
   ul.prepend(li);
   while (ul.children.length > 50) ul.lastChild.remove();
@@ -170,7 +181,7 @@ function render() {
   renderRating(s.rating);
   if (!app.shownHistory && Array.isArray(s.messages)) {   // earlier messages, once; later ones come as events
     app.shownHistory = true;
-    for (const m of s.messages) addMessage(m.text, m.level || "info");
+    for (const m of s.messages) addMessage(m.text, m.level || "info", ruleHref(m.section));
   }
   $("#board-link").hidden = s.board_connected !== false;   // a serial board's cable is out
   $("#btn-claim-draw").disabled = !s.claimable_draw;
@@ -504,12 +515,17 @@ function bindControls() {
 }
 
 const library = openLibrary({ variants: () => (app.hello && app.hello.variants) || [], query: tokenQuery });
+const stats = openStats({ query: tokenQuery });
+const rulesTab = openRules({ variants: () => (app.hello && app.hello.variants) || [],
+  current: () => app.state && app.state.variant, query: tokenQuery, showTab: (name) => showTab(name, false) });
 
-function showTab(name) {
+function showTab(name, clicked = true) {
   for (const t of document.querySelectorAll("button.tab")) t.classList.toggle("active", t.dataset.tab === name);
-  $("#live").hidden = name !== "live";
-  $("#library").hidden = name !== "library";
+  for (const tab of ["live", "library", "stats", "rules"]) $(`#${tab}`).hidden = name !== tab;
   if (name === "library") library.load();
+  if (name === "stats") stats.load();
+  if (clicked && name === "rules") rulesTab.show();
+  if (name !== "rules" && location.hash) history.replaceState(null, "", location.pathname + location.search);
 }
 
 bindControls();
