@@ -25,6 +25,11 @@ class Move:
         return bool(self.captures)
 
     @property
+    def is_removal(self) -> bool:
+        """True for a piece its owner takes off the board (Konane's opening): from == to, capturing itself."""
+        return self.captures == (self.from_square,) and self.to_square == self.from_square
+
+    @property
     def identity(self) -> tuple[int, int, frozenset[int]]:
         """(from, to, captured set): what identifies the move on a physical board."""
         return (self.from_square, self.to_square, frozenset(self.captures))

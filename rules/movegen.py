@@ -436,5 +436,10 @@ class MoveGen:
 
 @cache
 def movegen_for(variant: Variant) -> MoveGen:
-    """The (cached) move generator of a variant."""
+    """The (cached) move generator of a variant; the move kinds beyond standard ones have their own
+    (rules/kinds)."""
+    if variant.move_kind != "standard":
+        from rules.kinds import kind_movegen
+
+        return kind_movegen(variant)
     return MoveGen(variant)
