@@ -1,15 +1,19 @@
 """Static evaluation per variant family, in hundredths of a man from the side to move's point of view.
 
 Families: diagonal boards with flying kings, diagonal boards with short kings (English, Italian), giveaway
-(material reversed) and orthogonal Turkish with its own terms. Per-square tables are built once per variant.
+(material reversed) and orthogonal Turkish with its own terms. Two goals come from the rules' data: where
+nothing is crowned (Alquerque) advancing earns nothing, and where every move is a capture (Konane) the
+position is worth the moves each side has left. Per-square tables are built once per variant.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rules import Board, Color, Variant
 from rules.geometry import DIRECTIONS
+from rules.movegen import movegen_for
 
 MAN = 100
 
@@ -42,6 +46,7 @@ class Weights:
     turkish_side: int = 3
     tempo_balance: int = 1
     chase: int = 3
+    moves_left: int = 25
 
 
 def _squares(bits: int) -> list[int]:
@@ -59,6 +64,13 @@ class Evaluator:
     def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
         self.variant = variant
         self.weights = weights or Weights()
+        # no simple moves, only captures (Konane): the side with more moves left is ahead, and there is no
+        # quiet position for a quiescence search to wait for
+        self.mobility_game = not variant.man_move_dirs
+        self.quiescence = not self.mobility_game
+        self._gen = movegen_for(variant)
+        if not any(variant.crown_squares(c) for c in Color):   # nothing is crowned: advancing earns nothing
+            self.weights = dataclasses.replace(self.weights, advance=0, advance_late=0, runaway=0)
         self.king = king_value(variant)
         self.orthogonal = "of" in variant.man_move_dirs
         self.giveaway = not variant.no_move_loses
@@ -164,6 +176,11 @@ class Evaluator:
     def evaluate(self, board: Board) -> int:
         """Score for the side to move; positive is good for it."""
         white, black, kings = board.bitboards()
+        if self.mobility_game:
+            mine = self._gen.count_legal(white, black, kings, Color.WHITE)
+            theirs = self._gen.count_legal(black, white, kings, Color.BLACK)
+            lead = self.weights.moves_left * (mine - theirs)
+            return lead if board.turn == Color.WHITE else -lead
         if self.giveaway:
             return self._giveaway(board, white, black, kings)
         empty = self._board_mask & ~(white | black)
