@@ -193,6 +193,20 @@ def test_8x8_build() -> None:
         wait_for(lambda: sim.leds().leds == 64 and sim.leds().rgb(at) == (255, 0, 0), "8x8 LED frame")
 
 
+def test_5x5_build() -> None:
+    """The Alquerque board (hardware/profiles/5x5-serial.toml): 25 points, 25 LEDs."""
+    with open_rig("firmware-5x5.elf", rows=5, cols=5) as rig:
+        hello = rig.board.hello
+        assert hello is not None and (hello.rows, hello.cols) == (5, 5)
+        rig.sim.place(4, 4)
+        rig.sim.place(2, 0)
+        assert sorted(rig.next_changes(2)) == [((2, 0), True), ((4, 4), True)]
+        rig.board.show(LedFrame.of(5, 5, {(4, 4): Light(RED, Pattern.ON)}))
+        at = serpentine_index(4, 4, 5)
+        sim = rig.sim
+        wait_for(lambda: sim.leds().leds == 25 and sim.leds().rgb(at) == (255, 0, 0), "5x5 LED frame")
+
+
 def test_serial_input_survives_led_refreshes() -> None:
     # LED frames sent back to back at line rate: every accepted frame makes the firmware rewrite the chain
     # (~3 ms with interrupts off, longer than USART0's two-byte buffer lasts at 115200 baud) while the next
