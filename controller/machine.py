@@ -26,6 +26,7 @@ from transitions import EventData
 from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board, Color, Game, Illegal, IllegalMoveError, InvalidSquareError, Move, Variant
+from rules.options import to_json
 
 from . import events as ev
 from . import states
@@ -153,8 +154,9 @@ class Controller:
         """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
         self._tokens = 0
-        settings = settings or GameSettings(config.variant, config.human_color, config.opponent, config.level,
-                                            None, config.orientation == "white-far", player=config.player)
+        settings = settings or GameSettings(config.game_variant(), config.human_color, config.opponent,
+                                            config.level, None, config.orientation == "white-far",
+                                            player=config.player)
         self._setup(self._new_record(settings))
 
     # --- the game -----------------------------------------------------------------------------------
@@ -1021,6 +1023,7 @@ class Controller:
         shape = self.turn.computer_shape
         return {
             "variant": self.variant.id, "variant_name": self.variant.name,
+            "variant_options": to_json(self.variant.option_values()), "first": color_name(self.variant.first),
             "rows": self.variant.height, "cols": self.variant.width,
             "orientation": "white-far" if self.settings.flipped else "white-near",
             "pieces": pieces, "turn": color_name(board.turn), "state": self.state,
