@@ -175,6 +175,9 @@ class Controller:
         self.record = record
         self.map = BoardMap(record.variant, record.settings.flipped)
         self.hints = HintPolicy(record.variant.height, record.variant.width, self.teaching)
+        # a game of a smaller board (Alquerque after an 8x8 game): squares beyond it are not this game's
+        rows, cols = record.variant.height, record.variant.width
+        self.occupancy = frozenset((r, c) for r, c in self.occupancy if r < rows and c < cols)
         start = record.start_board()
         self.start_occupancy = Expectation(start, self.map).base
         self.start_fen = start.fen()
