@@ -37,6 +37,18 @@ def _short_jumpers(pieces: int, targets: int, empty: int, tests: ShiftTests) -> 
     return found
 
 
+def merge_duplicates(moves: list[RawMove]) -> list[RawMove]:
+    """One capture per (from, to, captured set, promotion): other paths are the same move on the board."""
+    seen: set[tuple[int, int, int, bool]] = set()
+    unique: list[RawMove] = []
+    for m in moves:
+        key = (m[0], m[1], m[2], m[3])
+        if key not in seen:
+            seen.add(key)
+            unique.append(m)
+    return unique
+
+
 class MoveGen:
     """Precomputed tables and generators for one variant (obtain with `movegen_for(variant)`)."""
 
@@ -277,14 +289,7 @@ class MoveGen:
                 break
         else:  # single captures: a different path always means a different landing square
             return out
-        seen: set[tuple[int, int, int, bool]] = set()
-        unique: list[RawMove] = []
-        for m in out:
-            key = (m[0], m[1], m[2], m[3])
-            if key not in seen:
-                seen.add(key)
-                unique.append(m)
-        return unique
+        return merge_duplicates(out)
 
     def _sdfs(self, start: int, sq: int, king: bool, promoted: bool, occ: int, opp: int, opp_kings: int,
               captured: int, path: tuple[int, ...], caps: tuple[int, ...], last_dir: int,

@@ -10,9 +10,9 @@ compulsory and go on while possible; nothing is ever crowned.
 from __future__ import annotations
 
 from rules.geometry import DIRECTIONS
-from rules.kinds._common import bits, merge_duplicates
+from rules.kinds._common import bits
 from rules.move import Move
-from rules.movegen import MoveGen, RawMove
+from rules.movegen import MoveGen, RawMove, merge_duplicates
 from rules.pieces import Color
 from rules.variants import Variant
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from rules.kinds._common import bits, merge_duplicates
-from rules.movegen import MoveGen, RawMove, movegen_for
+from rules.kinds._common import bits
+from rules.movegen import MoveGen, RawMove, merge_duplicates, movegen_for
 from rules.pieces import Color
 from rules.variants import Variant
 

@@ -220,7 +220,8 @@ def test_konane_removals_and_alquerque_on_the_simulated_board(tmp_path: Path) ->
             assert first.by == "black" and first.text in ("a8xa8", "h1xh1", "d5xd5", "e4xe4")
             await session.idle()
             assert len(board.occupied) == 63 and session.state()["state"] == "person.idle"
-            hole = next(iter(session.controller.exp.base ^ frozenset((r, c) for r in range(8) for c in range(8))))
+            every = frozenset((r, c) for r in range(8) for c in range(8))
+            (hole,) = every - session.controller.exp.base
             mine = next(s for s in session.controller.exp.shapes if s.move.is_removal)
             assert abs(mine.origin[0] - hole[0]) + abs(mine.origin[1] - hole[1]) == 1
             board.lift(mine.origin)
