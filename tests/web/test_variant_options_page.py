@@ -1,7 +1,7 @@
 """Variant options on the web page (docs/rules/README.md#options), in Chromium against the real Session: the
 new-game form shows the chosen variant's options preset to their defaults; Thai with White first and Turkish
 crowned during a capture are started, played, reloaded (page and server) with the same options, and their
-PDN downloads carry them; a bad option is one error line."""
+PDN downloads carry them; a bad option is one error line; Alquerque's board is drawn with its lines."""
 
 from __future__ import annotations
 
@@ -129,6 +129,10 @@ def test_options_start_play_reload_and_download(pw: Playwright, tmp_path: Path) 
             page.wait_for_selector("#messages li:has-text('option repetition expects a whole number')")
             message = page.text_content("#messages li:has-text('option repetition')") or ""
             assert "\n" not in message.strip() and again.state()["variant"] == before
+
+            start_game(page, "alquerque", {})   # the board of points: 25 points, 56 lines between them
+            assert len(page.query_selector_all("#board .sq")) == 25
+            assert len(page.query_selector_all("#board svg.lines line")) == 56
     finally:
         again.stop()
 
