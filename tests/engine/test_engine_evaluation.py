@@ -17,8 +17,9 @@ def test_king_values_per_family() -> None:
     assert king_value(get_variant("russian")) == 250
 
 
-@pytest.mark.parametrize("variant", VARIANT_IDS)
+@pytest.mark.parametrize("variant", [v for v in VARIANT_IDS if v != "one-way"])
 def test_start_position_is_balanced_and_sign_follows_side_to_move(variant: str) -> None:
+    """(One Way's start is not the same for both sides: White's first move is a forced capture.)"""
     board = Board(variant)
     engine = Engine(variant)
     score = engine.evaluate(board)
