@@ -21,8 +21,8 @@ class Move:
 
     @property
     def is_capture(self) -> bool:
-        """True when the move captures at least one piece."""
-        return bool(self.captures)
+        """True when the move captures at least one piece (an enemy's: a removal is not a capture)."""
+        return bool(self.captures) and not self.is_removal
 
     @property
     def is_removal(self) -> bool:
