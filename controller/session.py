@@ -330,6 +330,7 @@ class Session:
         elif isinstance(item, _Consulted):
             item.then(item.result)
         elif isinstance(item, _EngineAnswer):
+            self._flush_progress()   # the search's last iteration is shown before its move
             if item.note is not None and item.token == ctl.engine_token:
                 ctl.say(item.note, "warning")
             ctl.computer_moved(item.token, item.move)
