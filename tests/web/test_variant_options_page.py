@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import LiveServer, browser, cell, open_page, wait_plies, wait_state
+from web_harness import LiveServer, browser, cell, live_server, open_page, wait_plies, wait_state
 
 import rules
 from controller.config import Config
@@ -143,36 +143,31 @@ def test_a_brainking_game_with_an_option(pw: Playwright, tmp_path: Path) -> None
     """Hawaiian checkers (Konane) chosen in the form with White first: White's and Black's opening removals
     (a piece clicked twice: lifted, nothing put down), then a capture; the reloaded page keeps the option and
     the PDN download carries it (docs/rules/hawaii.md)."""
-    config = Config(data_dir=str(tmp_path), variant="english", opponent="person", human_color="both")
-    live = LiveServer(config)
-    live.start()
-    try:
-        with browser(pw) as context:
-            page = open_page(context, live.url)
-            start_game(page, "hawaii", {"first": "white"})
-            state = live.state()
-            assert state["turn"] == "white" and state["variant_options"] == {"first": "white"}
-            assert sorted(live_paths(live)) == ["a1xa1", "d4xd4", "e5xe5", "h8xh8"], "White's own corners"
-            white = play_first(page, live)
-            assert live.state()["turn"] == "black" and [m["text"] for m in live.state()["moves"]] == [white]
-            assert len(page.query_selector_all("#board .sq[data-piece]")) == 63, "nothing put down"
-            black = play_first(page, live)
-            assert all(p["captures"] and p["path"][0] != p["path"][-1] for p in live.state()["legal_paths"])
-            jump = play_first(page, live)
-            assert len(page.query_selector_all("#board .sq[data-piece]")) == 61, "two removed, one captured"
-            page.reload()
-            page.wait_for_selector("#conn[data-state='up']")
-            wait_plies(page, 3)
-            assert page.input_value("#ng-variant") == "hawaii"
-            assert page.input_value("#ng-option-first") == "white"
-            pdn = download_pdn(page)
-            (game,) = read_games(pdn)
-            assert game.tags["GameType"] == "62,W,8,8,A0,0" and game.tags["VariantOptions"] == "first=white"
-            assert variant_of(game) == rules.get_variant("hawaii", first="white")
-            assert validate_game(game) == []
-            assert f"1. {white} {black} 2. {jump}" in " ".join(pdn.split())
-    finally:
-        live.stop()
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
+            browser(pw) as context:
+        page = open_page(context, live.url)
+        start_game(page, "hawaii", {"first": "white"})
+        state = live.state()
+        assert state["turn"] == "white" and state["variant_options"] == {"first": "white"}
+        assert sorted(live_paths(live)) == ["a1xa1", "d4xd4", "e5xe5", "h8xh8"], "White's own corners"
+        white = play_first(page, live)
+        assert live.state()["turn"] == "black" and [m["text"] for m in live.state()["moves"]] == [white]
+        assert len(page.query_selector_all("#board .sq[data-piece]")) == 63, "nothing put down"
+        black = play_first(page, live)
+        assert all(p["captures"] and p["path"][0] != p["path"][-1] for p in live.state()["legal_paths"])
+        jump = play_first(page, live)
+        assert len(page.query_selector_all("#board .sq[data-piece]")) == 61, "two removed, one captured"
+        page.reload()
+        page.wait_for_selector("#conn[data-state='up']")
+        wait_plies(page, 3)
+        assert page.input_value("#ng-variant") == "hawaii"
+        assert page.input_value("#ng-option-first") == "white"
+        pdn = download_pdn(page)
+        (game,) = read_games(pdn)
+        assert game.tags["GameType"] == "62,W,8,8,A0,0" and game.tags["VariantOptions"] == "first=white"
+        assert variant_of(game) == rules.get_variant("hawaii", first="white")
+        assert validate_game(game) == []
+        assert f"1. {white} {black} 2. {jump}" in " ".join(pdn.split())
 
 
 def options_shown(page: Page) -> list[str]:
