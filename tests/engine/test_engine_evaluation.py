@@ -57,3 +57,16 @@ def test_turkish_structure_terms_count_backed_and_side_by_side_men() -> None:
     assert Evaluator(diagonal.variant, Weights(turkish_backed=50)).evaluate(diagonal) == Evaluator(
         diagonal.variant
     ).evaluate(diagonal)  # the orthogonal terms do not exist on diagonal boards
+
+
+def test_brainking_games_are_valued_by_their_goals() -> None:
+    """Konane is won by moves: a position is worth the moves each side has left. Alquerque crowns nothing,
+    so a step forward earns nothing. Corner crowns on two corner squares only: a man stuck on another square
+    of the far row is worth less than one further back that can still reach a corner
+    (docs/rules/corner.md)."""
+    assert Engine("hawaii").evaluate(Board("hawaii", "W:Wa1:Bb1,h8")) == Weights().moves_left   # 1 to 0
+    alquerque = Engine("alquerque")
+    assert alquerque.evaluate(Board("alquerque", "W:Wc4:Ba5")) == alquerque.evaluate(
+        Board("alquerque", "W:Wc2:Ba5"))
+    corner = Engine("corner")
+    assert corner.evaluate(Board("corner", "W:Wd8:Bh6")) < corner.evaluate(Board("corner", "W:Wf4:Bh6"))
