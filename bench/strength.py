@@ -1,6 +1,9 @@
 """Matches between engine levels (1 vs 5, 5 vs 10) from varied openings; each step up must score >= 75%.
 
 Usage: python bench/strength.py [--games 100] [--time 0.2] [--jobs 2] [--variants international,spanish,...]
+With --ladder it plays every adjacent pair (1-2 ... 9-10) instead and prints each level's rating, level 1 at
+the anchor and each step the Elo difference its score implies: the fixed ratings of engine/ratings.py come
+from such a run (the ratio printed per step is the higher level's expected score against the lower).
 Each opening (a few seeded random plies from the start) is played twice with colors swapped. Games that
 reach --max-plies are adjudicated on material (two men's worth ahead wins), else drawn.
 """
@@ -8,6 +11,7 @@ reach --max-plies are adjudicated on material (two men's worth ahead wins), else
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing as mp
 import random
 import sys
@@ -86,7 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", default="1-5,5-10", help="level pairs low-high (default 1-5,5-10)")
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ladder", action="store_true", help="adjacent pairs 1-2 ... 9-10, and the ratings")
+    parser.add_argument("--anchor", type=float, default=700.0, help="level 1's rating in the ladder")
     args = parser.parse_args(argv)
+    if args.ladder:
+        args.pairs = ",".join(f"{n}-{n + 1}" for n in range(1, 10))
     pairs = [tuple(int(x) for x in p.split("-")) for p in args.pairs.split(",")]
     jobs = []
     for variant in args.variants.split(","):
@@ -126,8 +134,33 @@ def main(argv: list[str] | None = None) -> int:
             f"{variant:<16} L{high:<2} vs L{low:<2}       {len(scores):5d}  {pct:5.1f}%  "
             f"{'ok' if pct >= 75 else 'FAIL'}"
         )
+    if args.ladder:
+        print_ladder(totals, args.anchor)
+        return 0
     print("all steps >= 75%" if ok else "some step is below 75%")
     return 0 if ok else 1
+
+
+def elo_gap(score: float, games: int) -> float:
+    """The rating difference a score implies; a clean sweep counts as half a game short of it."""
+    p = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    return -400 * math.log10(1 / p - 1)
+
+
+def print_ladder(totals: dict[tuple[str, int, int], list[float]], anchor: float) -> None:
+    """Each variant's level ratings from its adjacent-pair scores, and the mean ladder over the variants."""
+    ladders: dict[str, list[float]] = {}
+    for (variant, _, _), scores in sorted(totals.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        ladder = ladders.setdefault(variant, [anchor])
+        ladder.append(ladder[-1] + elo_gap(sum(scores) / len(scores), len(scores)))
+    print(f"\nlevel ratings (level 1 = {anchor:.0f})")
+    for variant, ladder in ladders.items():
+        print(f"{variant:<16} " + " ".join(f"{r:6.0f}" for r in ladder))
+    mean = [sum(col) / len(col) for col in zip(*ladders.values(), strict=True)]
+    print(f"{'mean':<16} " + " ".join(f"{r:6.0f}" for r in mean))
+    for variant, ladder in ladders.items():
+        offset = sum(r - m for r, m in zip(ladder, mean, strict=True)) / len(mean)
+        print(f"{variant:<16} offset from the mean {offset:+.0f}")
 
 
 if __name__ == "__main__":

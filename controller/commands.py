@@ -4,7 +4,8 @@
 ``CommandError`` (a ValueError) naming the field and what was expected.
 Additions to the contract: ``ChooseMove(text)`` picks one of several candidate moves the board could not
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
-PDN file (the game library's directory). ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
+PDN file (the game library's directory); ``SetBroadcast`` moves a broadcasting board to another event, round,
+board number or players. ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
 ``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
 message) or failed (any other error, with its reason).
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from .broadcast.place import BroadcastPlace
 from .clocks import TimeControl
 
 
@@ -265,6 +267,34 @@ class ChooseMove(Command):
 
 
 @dataclass(frozen=True)
+class SetBroadcast(Command):
+    """Where the board stands in the hall and who plays at it (when the board broadcasts its games)."""
+
+    kind: ClassVar[str] = "set_broadcast"
+    title: ClassVar[str] = "Broadcast"
+    labels: ClassVar[dict[str, str]] = {"event": "event", "round": "round", "board": "board number",
+                                        "white": "White's name", "black": "Black's name"}
+    event: str = ""
+    round: str = ""
+    board: str = ""
+    white: str = ""
+    black: str = ""
+
+    def __post_init__(self) -> None:
+        for name in self.labels:
+            self._check_type(name, str)
+        try:
+            self.place()
+        except ValueError as exc:
+            raise CommandError(f"{self.title}: {exc}") from None
+
+    def place(self) -> BroadcastPlace:
+        """The place this command sets."""
+        return BroadcastPlace(self.event.strip(), self.round.strip(), self.board.strip(), self.white.strip(),
+                              self.black.strip())
+
+
+@dataclass(frozen=True)
 class SavePdn(Command):
     """Write the game so far (finished or not) to its PDN file under the data directory's ``games/``."""
 
@@ -328,5 +358,5 @@ class Outcome:
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
-                              SavePdn, Lift, Place)
+                              SetBroadcast, SavePdn, Lift, Place)
 }

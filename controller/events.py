@@ -2,8 +2,9 @@
 
 Each event is a frozen dataclass with a ``kind`` string and ``to_json()`` giving a JSON-ready dict.
 The events: ``StateChanged``, ``MoveCommitted``, ``HintFrame``, ``Refusal``, ``OutOfSync``,
-``EngineProgress``, ``GameOver`` and ``Message``; what they mean for a page is in controller/README.md
-("Events, clocks, games on disk"). Changes are additive only: the web page and the tests read these fields.
+``EngineProgress``, ``GameOver``, ``BroadcastMoved`` and ``Message``; what they mean for a page is in
+controller/README.md ("Events, clocks, games on disk"). Changes are additive only: the web page and the tests
+read these fields.
 """
 
 from __future__ import annotations
@@ -113,6 +114,15 @@ class GameOver(Event):
     kind: ClassVar[str] = "game_over"
     result: str
     reason: str
+
+
+@dataclass(frozen=True)
+class BroadcastMoved(Event):
+    """The board was given another place in the hall or other players (``SetBroadcast``); the publisher
+    follows it."""
+
+    kind: ClassVar[str] = "broadcast"
+    place: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True)

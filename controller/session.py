@@ -43,6 +43,7 @@ from rules import Board, Move, Variant, get_variant
 
 from . import commands as cmd
 from . import events as ev
+from .broadcast.place import BroadcastPlace, load_place, save_place
 from .config import Config
 from .datadir import Notice, prepare
 from .durable import SaveError
@@ -131,6 +132,8 @@ class Session:
         self.auto_computer = config.auto_computer
         """On the simulated board, the computer's moves play themselves."""
         self._auto_played = -1
+        self.broadcast_place = load_place(self.journal_dir, config) if config.broadcast else None
+        """Where the board stands in the hall and who plays at it, when it broadcasts (``SetBroadcast``)."""
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
@@ -223,7 +226,9 @@ class Session:
         """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
         computer's moves play themselves (None on a real board, where they never do)."""
         auto = self.auto_computer if self.simulated is not None else None
-        return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto}
+        place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
+        return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto,
+                                               "broadcast": place}
 
     @property
     def ratings_path(self) -> Path | None:
@@ -377,6 +382,8 @@ class Session:
             self.auto_computer = c.on
         elif isinstance(c, cmd.SetTeaching):
             ctl.set_teaching(c.on)
+        elif isinstance(c, cmd.SetBroadcast):
+            self._move_broadcast(c.place())
         elif isinstance(c, cmd.MissedCaptureChoice):
             ctl.missed_choice(c.choice)
         elif isinstance(c, cmd.ChooseMove):
@@ -386,6 +393,22 @@ class Session:
             if not hasattr(board, "lift"):
                 raise ValueError("virtual lift/place needs the simulated board")
             getattr(board, "lift" if isinstance(c, cmd.Lift) else "place")((c.row, c.col))
+
+    def _move_broadcast(self, place: BroadcastPlace) -> None:
+        """Keep the board's new place in the hall (it outlives a power cut) and have the publisher follow."""
+        if self.broadcast_place is None:
+            raise ValueError("this board does not broadcast (set broadcast = true in its config)")
+        if place == self.broadcast_place:
+            return
+        try:
+            save_place(self.journal_dir, place)
+        except OSError as exc:
+            raise SaveError.of("the broadcast place", exc) from exc
+        self.broadcast_place = place
+        self._publish(ev.BroadcastMoved(place.to_json()))
+        players = f": {place.white} - {place.black}" if place.white or place.black else ""
+        self.controller.say(f"Broadcasting as {place.event}, round {place.round}, board {place.board}"
+                            f"{players}.")
 
     @property
     def simulated(self) -> SimulatedDevice | None:

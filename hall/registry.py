@@ -92,6 +92,9 @@ class Registry:
         """Apply one message (on the hall's loop); a bad one is logged and dropped."""
         try:
             board, kind = BoardTopic.parse(self.prefix, topic)
+            if not payload and kind in ("game", "status"):   # the retained message cleared: the board moved
+                self._left(board, kind)
+                return
             data = decode(topic, kind, payload)
         except WireError as exc:
             self.dropped += 1
@@ -196,6 +199,19 @@ class Registry:
         if game.result is not None and game.entries[-1]["type"] == "end" and self._on_finished is not None:
             self._on_finished(feed)
         return True
+
+    def _left(self, board: BoardTopic, kind: str) -> None:
+        """A board left this place (another event, round or board number): its game there is archived if it
+        ended, and the place is empty again."""
+        key = (board.event, board.round, board.board)
+        feed = self.boards.get(key)
+        if feed is None or kind != "game":
+            return
+        if feed.game is not None and feed.game.result is not None and self._on_finished is not None:
+            self._on_finished(feed)
+        del self.boards[key]
+        self.touch_round(board.event, board.round)
+        log.info("board %s left its place", board)
 
     # --- changes -------------------------------------------------------------------------------------
     def _touch(self, feed: BoardFeed) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +25,7 @@ from .. import events as ev
 from ..config import Config
 from ..journal import JOURNAL_NAME
 from .client import BrokerSettings, connect, make_client, reason_text
+from .place import BroadcastPlace
 from .tail import JournalTail
 from .wire import VERSION, BoardTopic, encode
 
@@ -44,15 +46,20 @@ class BroadcastSettings:
     heartbeat: float = 10.0
 
     @classmethod
-    def from_config(cls, config: Config) -> BroadcastSettings:
-        """The ``broadcast_*`` keys of the config (a ValueError names a bad one)."""
+    def from_config(cls, config: Config, place: BroadcastPlace | None = None) -> BroadcastSettings:
+        """The ``broadcast_*`` keys of the config (a ValueError names a bad one), the board standing at
+        ``place`` when it is given (set from the page) rather than the config's."""
         broker = BrokerSettings.parse(config.broadcast_broker, user=config.broadcast_user,
                                       password=config.broadcast_password, tls=config.broadcast_tls,
                                       ca=config.broadcast_ca, protocol=config.broadcast_protocol)
-        topic = BoardTopic(config.broadcast_prefix, config.broadcast_event, config.broadcast_round,
-                           config.broadcast_board)
-        return cls(broker, topic, config.broadcast_white, config.broadcast_black, config.broadcast_site,
-                   config.broadcast_heartbeat)
+        place = place or BroadcastPlace.from_config(config)
+        topic = BoardTopic(config.broadcast_prefix, place.event, place.round, place.board)
+        return cls(broker, topic, place.white, place.black, config.broadcast_site, config.broadcast_heartbeat)
+
+    def moved(self, place: BroadcastPlace) -> BroadcastSettings:
+        """The same broker and prefix, the board at ``place``."""
+        topic = BoardTopic(self.topic.prefix, place.event, place.round, place.board)
+        return dataclasses.replace(self, topic=topic, white=place.white, black=place.black)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -72,8 +79,7 @@ class Publisher:
         self.refused: str | None = None
         """Why the broker refused the board (bad password, not authorized), until it accepts it."""
         self.client = make_client(settings.broker, "dboard-" + settings.topic.base.replace("/", "-"))
-        self.client.will_set(settings.topic.topic("status"), encode({"v": VERSION, "online": False}),
-                             qos=QOS, retain=True)
+        self._set_will()
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_connect_fail = self._on_connect_fail
@@ -88,7 +94,13 @@ class Publisher:
         """The publisher of a Session whose journal is in its data directory."""
         if session.journal_dir is None:
             raise ValueError("broadcast: the game is published from its journal; run without --no-journal")
-        return cls(session, BroadcastSettings.from_config(config), session.journal_dir / JOURNAL_NAME)
+        settings = BroadcastSettings.from_config(config, session.broadcast_place)
+        return cls(session, settings, session.journal_dir / JOURNAL_NAME)
+
+    def _set_will(self) -> None:
+        """What the broker says when the board's connection dies: offline, at the board's place."""
+        self.client.will_set(self.settings.topic.topic("status"), encode({"v": VERSION, "online": False}),
+                             qos=QOS, retain=True)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -125,10 +137,36 @@ class Publisher:
         try:
             while True:
                 event = await queue.get()
-                if isinstance(event, ev.MoveCommitted | ev.GameOver | ev.StateChanged):
+                if isinstance(event, ev.BroadcastMoved):
+                    await self._move(BroadcastPlace.from_json(event.place))
+                elif isinstance(event, ev.MoveCommitted | ev.GameOver | ev.StateChanged):
                     self._sync()
         finally:
             self.session.unsubscribe(queue)
+
+    async def _move(self, place: BroadcastPlace, timeout: float = 2.0) -> None:
+        """Stand at another place: the old place's retained game and status are cleared (the hall empties
+        it), the connection is made again with the new place's will, and the game is retained there."""
+        old = self.settings.topic
+        cleared = [self.client.publish(old.topic(kind), b"", qos=QOS, retain=True)
+                   for kind in ("game", "status")]
+        if self.connected:
+            for info in cleared:
+                with contextlib.suppress(RuntimeError, ValueError):
+                    await asyncio.to_thread(info.wait_for_publish, timeout)
+        self.settings = self.settings.moved(place)
+        self._stopping = True   # a deliberate disconnect: no warning, no reconnect by the old loop
+        self.client.disconnect()
+        await asyncio.to_thread(self.client.loop_stop)
+        self._stopping = False
+        self.connected = False
+        self._connected_event.clear()
+        self._set_will()
+        self._status = {}
+        connect(self.client, self.settings.broker)
+        self._publish_game()
+        self._publish_status()
+        log.info("broadcasting under %s (was %s)", self.settings.topic, old)
 
     async def _heartbeat(self) -> None:
         """The board's status every heartbeat, so that the hall can tell a silent board."""

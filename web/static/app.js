@@ -3,6 +3,7 @@
 // earlier positions on request while the game goes on.
 
 import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from "./board.js";
+import { bindBroadcast, renderBroadcast } from "./broadcast.js";
 import { BoardInput } from "./input.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
@@ -153,6 +154,7 @@ function render() {
   $("#btn-arrange").hidden = !isVirtual();
   if (!$("#ng-variant").dataset.userSet && s.variant) { $("#ng-variant").value = s.variant; renderOptions(); }
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
+  renderBroadcast(s.broadcast);
   $("#auto-computer-label").hidden = s.auto_computer === null || s.auto_computer === undefined;
   if (document.activeElement !== $("#auto-computer")) $("#auto-computer").checked = !!s.auto_computer;
   $("#alert").hidden = !s.alert;           // the refusal or warning standing now, gone once resolved
@@ -520,6 +522,7 @@ function bindControls() {
   $("#btn-claim-draw").onclick = () => command("claim_draw", { color: (app.state && app.state.turn) || side() });
   $("#teaching").onchange = (e) => command("set_teaching", { on: e.target.checked });
   $("#auto-computer").onchange = (e) => command("set_auto_computer", { on: e.target.checked });
+  bindBroadcast(command);
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
   $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; renderOptions(); };
