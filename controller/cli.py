@@ -5,9 +5,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
+import select
+import signal
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 # Each module defines `register(subparsers)`; listed here in the order `dboard --help` shows them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -36,6 +43,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """Print help and usage like any output: a closed pipe is not silently ignored (see `main`)."""
+        if message:
+            (file or sys.stderr).write(message)
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full command-line parser with every registered subcommand."""
@@ -59,6 +71,16 @@ def configure_logging(verbose: bool, quiet: bool) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `dboard` console script."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's last flush
+    except BrokenPipeError:
+        return _output_closed()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -70,8 +92,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (ValueError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError) and stdout_closed():
+            raise  # (not a connection of the command's own: our reader went away)
         print(f"dboard {args.command}: error: {exc}", file=sys.stderr)
         return 1
+
+
+def stdout_closed() -> bool:
+    """Whether standard output is a pipe or socket whose reader has gone (poll says error or hang-up)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError):  # no file descriptor (a test's capture): not a pipe
+        return False
+
+
+def _output_closed() -> int:
+    """`dboard ... | head`: the reader of our output has gone. Stop without a word, with the status a Unix
+    tool killed by SIGPIPE has (141), as Python ignores the signal and raises BrokenPipeError instead."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # what is still buffered goes nowhere, quietly, at exit
+    os.close(devnull)
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

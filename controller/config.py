@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from rules import Variant, get_variant
+from rules.errors import shorten
 from rules.options import format_text, parse_text
 
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
@@ -235,11 +237,76 @@ def load(path: Path | None = None) -> Config:
         if explicit:
             raise ConfigError(f"{path}: config file not found")
         return Config()
+    raw = path.read_bytes()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[:exc.start].decode("utf-8")  # (valid up to the bad byte)
+        raise ConfigError(f"{path}: {_position(before, len(before))}: byte 0x{raw[exc.start]:02X} is not "
+                          "UTF-8: the config file must be UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    except (RecursionError, ValueError) as exc:  # too deep for tomllib; an integer past int()'s digit limit
+        raise ConfigError(f"{path}: {hostile_toml(text) or shorten(str(exc), 200)}") from None
     return from_mapping(data, str(path))
+
+
+MAX_DEPTH = 100
+"""Arrays and inline tables nested deeper are refused (a setting is a plain value; tomllib recurses)."""
+
+
+def hostile_toml(text: str) -> str | None:
+    """Where TOML text nests arrays or inline tables past MAX_DEPTH, or writes a number too long for int(),
+    outside strings and comments: "line L, column C: what was wrong", or None."""
+    max_digits = sys.get_int_max_str_digits() or len(text) + 1
+    depth = i = 0
+    while i < len(text):
+        char, end = text[i], i + 1
+        if char == "#":
+            end = text.find("\n", i)
+            end = len(text) if end == -1 else end
+        elif char in "\"'":
+            end = _string_end(text, i)
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return f"{_position(text, i)}: arrays and inline tables nested more than {MAX_DEPTH} deep"
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif "0" <= char <= "9":
+            while end < len(text) and text[end] in _DIGITS:
+                end += 1
+            digits = end - i - text.count("_", i, end)
+            if digits > max_digits:
+                return f"{_position(text, i)}: a number of {digits:,} digits: a setting has at most 19"
+        i = end
+    return None
+
+
+_DIGITS = frozenset("0123456789_")
+
+
+def _string_end(text: str, start: int) -> int:
+    """The offset just past the TOML string starting at `start` (basic or literal, one- or multi-line)."""
+    quote = text[start] * 3 if text.startswith(text[start] * 3, start) else text[start]
+    i = start + len(quote)
+    while (close := text.find(quote, i)) != -1:
+        backslashes = 0
+        while quote[0] == '"' and text[close - 1 - backslashes] == "\\":
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return close + len(quote)
+        i = close + 1
+    return len(text)
+
+
+def _position(text: str, offset: int) -> str:
+    """ "line L, column C" of an offset in text (both counted from 1)."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - text.rfind("\n", 0, offset)
+    return f"line {line}, column {column}"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

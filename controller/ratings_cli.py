@@ -33,19 +33,21 @@ def database(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    """List the ratings (after adding a player with --add, holding the data directory's lock)."""
+    """List every player's ratings, players without a rated game too (after adding one with --add, holding
+    the data directory's lock)."""
     path = database(args)
     if args.add:
         with DataDirLock(path.parent, "dboard ratings --add"), RatingStore(path) as store:
-            store.add_player(args.add)
-            print(f"player {args.add!r} added to {store.path}")
+            added = store.add_player(args.add)
+            print(f"player {args.add!r} {'added to' if added else 'already exists in'} {store.path}")
     with RatingStore(path) as store:
-        rows = store.table()
+        rows = [(r.player, r.variant, f"{r.rating.rating:7.1f}", f"{r.rating.rd:6.1f}",
+                 f"{r.rating.volatility:8.5f}", r.games) for r in store.table()]
+        rows += [(name, "-", "-", "-", "-", 0) for name in store.unrated_players()]
         if not rows:
             print(f"no ratings yet in {store.path}")
             return 0
         print(f"{'player':<20} {'variant':<20} {'rating':>7} {'RD':>6} {'vol':>8} {'games':>5}")
-        for row in rows:
-            print(f"{row.player:<20} {row.variant:<20} {row.rating.rating:7.1f} {row.rating.rd:6.1f} "
-                  f"{row.rating.volatility:8.5f} {row.games:5d}")
+        for player, variant, rating, rd, volatility, games in sorted(rows, key=lambda row: row[0]):
+            print(f"{player:<20} {variant:<20} {rating:>7} {rd:>6} {volatility:>8} {games:5d}")
     return 0

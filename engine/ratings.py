@@ -102,14 +102,15 @@ class RatingStore:
         """Close the database connection."""
         self._db.close()
 
-    def add_player(self, name: str) -> None:
-        """Create a profile (no-op if it already exists)."""
+    def add_player(self, name: str) -> bool:
+        """Create a profile; False (and nothing changed) if it already exists."""
         if not name.strip():
             raise ValueError("a player name must not be empty")
         with self._db:
-            self._db.execute(
+            cursor = self._db.execute(
                 "INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name, time.time())
             )
+        return cursor.rowcount == 1
 
     def players(self) -> list[str]:
         """Every profile name, sorted."""
@@ -182,3 +183,10 @@ class RatingStore:
             " JOIN players p ON p.id = r.player_id ORDER BY p.name, r.variant"
         )
         return [PlayerRating(n, v, Rating(r, rd, vol), g) for n, v, r, rd, vol, g in rows]
+
+    def unrated_players(self) -> list[str]:
+        """The profiles that have no rating yet (no rated game in any variant), sorted."""
+        rows = self._db.execute(
+            "SELECT name FROM players WHERE id NOT IN (SELECT player_id FROM ratings) ORDER BY name"
+        )
+        return [row[0] for row in rows]

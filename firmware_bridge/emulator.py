@@ -66,6 +66,7 @@ class BoardEmulator:
         self._frame_seq = 0
         self.log: list[LoggedChange] = []
         self.leds: p.LedFrameMsg | None = None
+        self._leds_shown = threading.Event()          # set while `leds` holds a frame (tests wait on it)
         self.received: list[p.Message] = []
         self._corrupt: Counter[type] = Counter()     # message class -> frames of it still to corrupt
         self._truncate: Counter[type] = Counter()
@@ -212,7 +213,12 @@ class BoardEmulator:
             self.event_seq = 0
             self._boot_time = time.monotonic()
             self.leds = None
+            self._leds_shown.clear()
             self._send(self._hello_reply())
+
+    def wait_for_leds(self, timeout: float) -> bool:
+        """Wait until the host has shown an LED frame (since the start or last reset); False on timeout."""
+        return self._leds_shown.wait(timeout)
 
     def flood(self, count: int, squares: list[Cell] | None = None) -> None:
         """``count`` changes as fast as possible, toggling squares in turn."""
@@ -306,6 +312,7 @@ class BoardEmulator:
                 self._send(p.Error(int(p.ErrorCode.BAD_SIZE), int(p.MsgType.LED_FRAME)))
                 return
             self.leds = msg
+            self._leds_shown.set()
             self._send(p.Ack(int(p.MsgType.LED_FRAME), frame_seq))
         else:
             self._send(p.Error(int(p.ErrorCode.UNKNOWN_TYPE), int(msg.TYPE)))

@@ -4,6 +4,7 @@ from rules.board import Board, LegalMoves
 from rules.errors import (
     AmbiguousMoveError,
     FenError,
+    GameOverError,
     Illegal,
     IllegalMoveError,
     InvalidMoveError,
@@ -25,6 +26,7 @@ __all__ = [
     "Color",
     "FenError",
     "Game",
+    "GameOverError",
     "Geometry",
     "Illegal",
     "IllegalMoveError",

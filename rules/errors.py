@@ -73,3 +73,12 @@ class IllegalMoveError(RulesError):
 
 class AmbiguousMoveError(RulesError):
     """Move text that matches several legal moves; the message lists the candidates."""
+
+
+class GameOverError(RulesError):
+    """A move, or a draw claim, that the game's state refuses: it is over, or no claim rule holds."""
+
+
+def shorten(text: str, width: int = 30) -> str:
+    """`text` as an error message quotes it: at most `width` characters, a cut marked with the full length."""
+    return text if len(text) <= width else f"{text[:width]}... ({len(text):,} characters)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.board import Board
+from rules.errors import GameOverError
 from rules.move import Move
 from rules.pieces import Color
 from rules.variants import Variant
@@ -66,7 +67,7 @@ class Game:
     def push(self, move: Move | str) -> Move:
         """Play a legal move (a Move or move text) and return it. Refused once the game is over."""
         if self._declared is not None:
-            raise ValueError(f"the game is over ({self._declared.reason}); no more moves")
+            raise GameOverError(f"the game is over ({self._declared.reason}); no more moves")
         if isinstance(move, str):
             move = self.board.parse_move(move)
         piece = self.board.piece_at(move.from_square)
@@ -126,11 +127,11 @@ class Game:
         return next((draw for _, draw in draws), None)
 
     def claim_draw(self) -> Outcome:
-        """End the game by a claimed draw; ValueError when no claim rule holds."""
+        """End the game by a claimed draw; GameOverError when no claim rule holds."""
         draw = self.claimable_draw()
         if draw is None:
             over = self.outcome()
-            raise ValueError(f"the game is over ({over.reason})" if over else "no draw can be claimed now")
+            raise GameOverError(f"the game is over ({over.reason})" if over else "no draw can be claimed now")
         self._declared = Outcome.draw(f"{draw.reason}, claimed")
         return self._declared
 

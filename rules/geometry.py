@@ -173,12 +173,12 @@ class Geometry:
             return self.parse_square(t)
         except InvalidSquareError:
             pass
-        if len(t) >= 2 and t[0].isalpha() and t[1:].isdigit():
+        if 2 <= len(t) <= 3 and t.isascii() and t[0].isalpha() and t[1:].isdigit():
             col, row = ord(t[0].lower()) - ord("a"), int(t[1:]) - 1
             sq = self.square_at(row, col)
             if sq is not None:
                 return sq
-        if t.isdigit() and self.numbering == "algebraic":
+        if len(t) <= 3 and t.isascii() and t.isdigit() and self.numbering == "algebraic":
             return self.from_number(int(t))
         raise InvalidSquareError(f"{text!r} is not a playing square of this board")
 

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
 
-from rules.errors import UnknownVariantError
+from rules.errors import UnknownVariantError, shorten
 from rules.geometry import DIRECTIONS, Geometry
 from rules.options import (
     COMMON,
@@ -103,26 +103,31 @@ class Variant:
             ("missed_capture_policy", self.missed_capture_policy, MISSED_CAPTURE),
         ):
             if value not in allowed:
-                raise ValueError(f"variant {self.id}: {name} must be one of {allowed}, not {value!r}")
+                raise UnknownVariantError(
+                    f"variant {self.id}: {name} must be one of {allowed}, not {value!r}")
         for p in self.precedence:
             if p not in PRECEDENCE:
-                raise ValueError(f"variant {self.id}: unknown precedence filter {p!r}, expected {PRECEDENCE}")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown precedence filter {p!r}, expected {PRECEDENCE}")
         for d in (*self.man_move_dirs, *self.man_capture_dirs, *self.king_move_dirs, *self.king_capture_dirs):
             if d not in RELATIVE_DIRS:
-                raise ValueError(f"variant {self.id}: unknown direction {d!r} (expected {RELATIVE_DIRS})")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown direction {d!r} (expected {RELATIVE_DIRS})")
         if self.man_capture_range not in ("short", "long"):
-            raise ValueError(f"variant {self.id}: man_capture_range must be short or long")
+            raise UnknownVariantError(f"variant {self.id}: man_capture_range must be short or long")
         for rule in self.draw_claims:
             if rule not in DRAW_CLAIMS:
-                raise ValueError(f"variant {self.id}: unknown draw claim {rule!r}, expected {DRAW_CLAIMS}")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown draw claim {rule!r}, expected {DRAW_CLAIMS}")
         if self.no_progress_moves is not None and self.no_progress_moves < 1:
-            raise ValueError(f"variant {self.id}: no_progress_moves must be positive or None")
+            raise UnknownVariantError(f"variant {self.id}: no_progress_moves must be positive or None")
         if self.move_kind not in MOVE_KINDS:
-            raise ValueError(f"variant {self.id}: move_kind must be one of {MOVE_KINDS}, "
-                             f"not {self.move_kind!r}")
+            raise UnknownVariantError(f"variant {self.id}: move_kind must be one of {MOVE_KINDS}, "
+                                      f"not {self.move_kind!r}")
         for name in self.options:
             if name not in SPECS:
-                raise ValueError(f"variant {self.id}: unknown option {name!r} (rules/options.py SPECS)")
+                raise UnknownVariantError(
+                    f"variant {self.id}: unknown option {name!r} (rules/options.py SPECS)")
         object.__setattr__(
             self, "geometry", _geometry(self.width, self.height, self.cells, self.numbering, self.diagonals)
         )
@@ -354,7 +359,7 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
         key = ALIASES.get(key, key)
         if key not in VARIANTS:
             valid = ", ".join(VARIANT_IDS + tuple(sorted(ALIASES)))
-            raise UnknownVariantError(f"unknown variant {variant_id!r}; valid ids: {valid}")
+            raise UnknownVariantError(f"unknown variant {shorten(str(variant_id))!r}; valid ids: {valid}")
         base = VARIANTS[key]
     if not options:
         return base
@@ -362,7 +367,7 @@ def get_variant(variant_id: str | Variant, **options: object) -> Variant:
 
 
 def variant_for_gametype(tag: str) -> Variant:
-    """Map a PDN GameType value ("20" or "20,W,10,10,N2,0") to a variant; ValueError if unknown."""
+    """Map a PDN GameType value ("20" or "20,W,10,10,N2,0") to a variant; UnknownVariantError if unknown."""
     text = tag.strip()
     for v in _ALL:
         if text == v.pdn_gametype:
@@ -374,4 +379,4 @@ def variant_for_gametype(tag: str) -> Variant:
     for v in _ALL:
         if v.pdn_gametype.split(",")[0] == number:
             return v
-    raise UnknownVariantError(f"no variant for PDN GameType {tag!r}")
+    raise UnknownVariantError(f"no variant for PDN GameType {shorten(tag)!r}")

@@ -20,7 +20,8 @@ from rules.pdn.writer import write_game
 
 @contextmanager
 def open_pdn(path: str) -> Iterator[DecodedLines]:
-    """The lines of a PDN file, decoded (UTF-8, BOM, cp1252 fallback); SystemExit if it cannot be read."""
+    """The lines of a PDN file, decoded (a BOM's UTF-8/16/32, or UTF-8 with a cp1252 fallback); SystemExit
+    if it cannot be opened."""
     try:
         handle = Path(path).open("rb")  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -65,33 +66,49 @@ def _check_variant(variant: str | None) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Parse every game of every file, validate it (unless --syntax-only), list every failure."""
+    """Parse every game of every file, validate it (unless --syntax-only), list every failure.
+
+    A file that cannot be read is reported and the next one is checked; the exit code is 1 if any failed.
+    """
     _check_variant(args.variant)
-    failed_total = games_total = 0
+    failed_total = games_total = unread = 0
     progress = Progress(sys.stderr)
     for path in args.files:
-        with open_pdn(path) as lines:
-            reader = PdnReader(lines, validate=not args.syntax_only, variant=args.variant)
-            games = failed = 0
-            for game in reader:
-                games += 1
-                if game.errors or (game.warnings and args.warnings):
-                    progress.clear()
-                for error in game.errors:
-                    print(error.describe(path))
-                for warning in game.warnings if args.warnings else ():
-                    print("warning: " + warning.describe(path))
-                failed += bool(game.errors)
-                progress.update(path, games)
+        try:
+            with Path(path).open("rb") as handle:
+                games, failed = _check_lines(path, DecodedLines(handle), args, progress)
+        except OSError as exc:  # missing, a folder, unreadable: say so and go on with the next file
             progress.clear()
-            for notice in lines.notices if args.warnings else ():
-                print(f"warning: {path}:{notice}")
+            print(f"{path}: cannot read: {exc.strerror or exc}")
+            unread += 1
+            continue
         print(f"{path}: {games} games, {failed} failed")
         failed_total += failed
         games_total += games
     if len(args.files) > 1:
-        print(f"total: {games_total} games, {failed_total} failed")
-    return 1 if failed_total else 0
+        not_read = f", {unread} files not read" if unread else ""
+        print(f"total: {games_total} games, {failed_total} failed{not_read}")
+    return 1 if failed_total or unread else 0
+
+
+def _check_lines(path: str, lines: DecodedLines, args: argparse.Namespace,
+                 progress: Progress) -> tuple[int, int]:
+    """Check one file's games, printing their errors (and warnings); (games, failed games)."""
+    games = failed = 0
+    for game in PdnReader(lines, validate=not args.syntax_only, variant=args.variant):
+        games += 1
+        if game.errors or (game.warnings and args.warnings):
+            progress.clear()
+        for error in game.errors:
+            print(error.describe(path))
+        for warning in game.warnings if args.warnings else ():
+            print("warning: " + warning.describe(path))
+        failed += bool(game.errors)
+        progress.update(path, games)
+    progress.clear()
+    for notice in lines.notices if args.warnings else ():
+        print(f"warning: {path}:{notice}")
+    return games, failed
 
 
 def diagram(board: rules.Board) -> str:

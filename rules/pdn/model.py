@@ -2,13 +2,16 @@
 
 Moves are kept as text (normalised: no move number, no leading zeros) so that games of any variant can be
 read without the rules; `validate` fills `MoveNode.move` with the rules' `Move` for each checked move.
-Equality ignores positions in the source text and the resolved moves.
+Equality compares what the game says - tags (in any order), moves, annotations, result and, when there are
+moves, the number of the first - never where it stood in a file, its resolved moves or the messages met.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from rules.errors import shorten
 
 if TYPE_CHECKING:
     from rules.pdn.errors import PdnError
@@ -39,7 +42,7 @@ def _hms(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class MoveNode:
     """One move of a line, with its annotations and the alternative lines that could replace it."""
 
@@ -57,7 +60,7 @@ class MoveNode:
         return f"MoveNode({self.text!r}, nags={self.nags}, variations={len(self.variations)})"
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Line:
     """A sequence of moves: the main line of a game or a variation, with a comment before its first move."""
 
@@ -89,9 +92,16 @@ class PdnGame:
         """The main-line moves."""
         return self.mainline.moves
 
+    def __eq__(self, other: object) -> bool:
+        """Same tags, moves, annotations and result (and first move number, when there are moves)."""
+        if not isinstance(other, PdnGame):
+            return NotImplemented
+        return (self.tags == other.tags and self.result == other.result and self.mainline == other.mainline
+                and (self.start_ply == other.start_ply or not self.moves))
+
     def label(self) -> str:
         """Event/White/Black for messages, e.g. "Event 'WK 2003', White 'A', Black 'B'"."""
-        parts = [f"{k} {self.tags[k]!r}" for k in ("Event", "White", "Black") if self.tags.get(k)]
+        parts = [f"{k} {shorten(self.tags[k])!r}" for k in ("Event", "White", "Black") if self.tags.get(k)]
         return ", ".join(parts)
 
     def __repr__(self) -> str:

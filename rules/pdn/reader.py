@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from rules.pdn import tokens as tk
 from rules.pdn.errors import PdnSyntaxError
+from rules.pdn.limits import DEFAULT_LIMITS, Limits
 from rules.pdn.model import PdnGame
 from rules.pdn.visitors import SKIP, BaseVisitor, GameBuilder, HeadersVisitor
 
@@ -27,12 +28,14 @@ _SCORE = re.compile(r"^\d-\d$")
 class PdnReader:
     """Reads games one by one from lines of text: `for game in PdnReader(stream): ...`."""
 
-    def __init__(self, lines: Iterable[str], *, validate: bool = False, variant: str | None = None) -> None:
-        self._tokens = tk.Tokenizer(lines)
+    def __init__(self, lines: Iterable[str], *, validate: bool = False, variant: str | None = None,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
+        self._tokens = tk.Tokenizer(lines, limits)
         self._peeked: tk.Token | None = None
         self.games_read = 0
         self.validate = validate
         self.variant = variant
+        self.limits = limits
 
     def __repr__(self) -> str:
         return f"<PdnReader games_read={self.games_read} {self._tokens!r}>"
@@ -43,7 +46,7 @@ class PdnReader:
 
     def read_game(self) -> PdnGame | None:
         """The next game as a `PdnGame` (validated if the reader was made with validate=True), or None."""
-        return self.read(GameBuilder(validate=self.validate, variant=self.variant))
+        return self.read(GameBuilder(validate=self.validate, variant=self.variant, limits=self.limits))
 
     def read_headers(self) -> dict[str, str] | None:
         """The next game's tags only, skipping its move text quickly, or None at the end."""
@@ -57,9 +60,10 @@ class PdnReader:
 
     def read(self, visitor: BaseVisitor[T]) -> T | None:
         """Feed the next game to `visitor` and return `visitor.result()`, or None when no game is left."""
+        start = self._tokens.chars_read
         token = self._next()
         leading: list[tk.Token] = []
-        while token is not None and token.kind == tk.COMMENT:
+        while token is not None and token.kind == tk.COMMENT and len(leading) < self.limits.game_items:
             leading.append(token)
             token = self._next()
         if token is None:
@@ -68,7 +72,7 @@ class PdnReader:
         visitor.begin_game(self.games_read, (leading[0] if leading else token).line)
         for comment in leading:
             visitor.visit_comment(str(comment.value), comment.line, comment.column)
-        self._game(visitor, token)
+        self._game(visitor, token, _Budget(self.limits, start, len(leading)))
         visitor.end_game()
         return visitor.result()
 
@@ -78,7 +82,7 @@ class PdnReader:
         self._peeked = None
         self._tokens.skip_game()
 
-    def _game(self, visitor: BaseVisitor[T], token: tk.Token | None) -> None:
+    def _game(self, visitor: BaseVisitor[T], token: tk.Token | None, budget: _Budget) -> None:
         in_tags = True
         seen: set[str] = set()
         last_move: tk.Token | None = None
@@ -90,6 +94,9 @@ class PdnReader:
         line_has_move = [False]
         while token is not None:
             kind = token.kind
+            if kind in _STORED and (too_big := budget.spend(self._tokens.chars_read)):
+                self._fail(visitor, too_big, token)
+                return
             if kind == tk.TAG:
                 if not in_tags:
                     if has_body or number is not None:
@@ -174,6 +181,10 @@ class PdnReader:
                 if not line_has_move[-1]:
                     self._fail(visitor, "'(' opens a variation before any move it could replace", token)
                     return
+                if len(opened) >= self.limits.depth:
+                    self._fail(visitor, f"variation nested more than {self.limits.depth} deep (the outermost "
+                               f"opened at line {opened[0].line}, column {opened[0].column})", token)
+                    return
                 opened.append(token)
                 line_has_move.append(False)
                 visitor.begin_variation(token.line, token.column)
@@ -206,6 +217,30 @@ class PdnReader:
         visitor.handle_error(PdnSyntaxError(message, token.line, token.column, game=self.games_read))
 
 
+_STORED = frozenset({tk.TAG, tk.MOVE, tk.LPAREN, tk.COMMENT, tk.NAG})  # what a game model keeps
+
+
+class _Budget:
+    """What one game may hold: at most `limits.game_items` stored items and `limits.game_chars` characters."""
+
+    def __init__(self, limits: Limits, start: int, used: int = 0) -> None:
+        self.limits, self.start, self.used = limits, start, used
+
+    def __repr__(self) -> str:
+        return f"<_Budget used={self.used} of {self.limits.game_items}>"
+
+    def spend(self, chars_read: int) -> str | None:
+        """Take one item; the reason the game is too big, or None while it is not."""
+        self.used += 1
+        if self.used > self.limits.game_items:
+            return (f"game holds more than the {self.limits.game_items:,} tags, moves, variations, comments "
+                    "and NAGs allowed; the rest of it is skipped")
+        if chars_read - self.start > self.limits.game_chars:
+            return (f"game longer than the {self.limits.game_chars:,} characters allowed; the rest of it is "
+                    "skipped")
+        return None
+
+
 def _describe(token: tk.Token) -> str:
     if token.kind == tk.TAG:
         return "a tag pair"
@@ -227,7 +262,17 @@ def read_game(lines: Iterable[str], *, validate: bool = False, variant: str | No
 
 def read_games(text: str, *, validate: bool = False, variant: str | None = None) -> list[PdnGame]:
     """All games of a PDN string."""
-    return list(PdnReader(text.splitlines(), validate=validate, variant=variant))
+    return list(PdnReader(text_lines(text), validate=validate, variant=variant))
+
+
+def text_lines(text: str) -> Iterator[str]:
+    """The lines of a string, one at a time (the reader splits them again at lone CRs)."""
+    start = 0
+    while (end := text.find("\n", start)) != -1:
+        yield text[start:end]
+        start = end + 1
+    if start < len(text):
+        yield text[start:]
 
 
 def scan(lines: Iterable[str],

@@ -10,26 +10,36 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from rules.errors import shorten
+from rules.pdn.limits import DEFAULT_LIMITS, MAX_DIGITS, Limits, OverlongLine, excerpt
+
 TAG, COMMENT, LPAREN, RPAREN, NAG, RESULT, NUMBER, ELLIPSIS, MOVE, SETUP, ERROR = (
     "tag", "comment", "(", ")", "nag", "result", "number", "...", "move", "setup", "error")
 
-_SQUARE = r"(?:[a-l](?:1[0-2]|[1-9])|\d{1,2})"
+_SQUARE = r"(?:[a-l](?:1[0-2]|[1-9])|[0-9]{1,2})"
+# Possessive quantifiers (`*+`) never backtrack: a tag value or a run of digits costs no regex stack.
+_TAG_HEAD = r'\[[ \t]*+(?P<tname>[A-Za-z0-9_]++)[ \t]*+"'
+_TAG_VALUE = r'(?P<tval>[^"\\]*+(?:\\.[^"\\]*+)*+)'
 _TOKEN = re.compile(
-    r"""[ \t\r\n\f\v\u00a0\ufeff]+
-    |(?P<tag>\[[ \t]*(?P<tname>[A-Za-z0-9_]+)[ \t]*"(?P<tval>(?:[^"\\]|\\.)*)"[ \t]*\])
+    r"""[ \t\r\n\f\v\u00a0\ufeff]++
+    |(?P<tag>TAGHEAD TAGVALUE"[ \t]*+\])
     |(?P<lbrace>\{)
     |(?P<semi>;.*)
     |(?P<lpar>\()|(?P<rpar>\))
-    |(?P<nag>\$\d+)
+    |(?P<nag>\$[0-9]++)
     |(?P<result>(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?![\w/.:-]))
-    |(?P<num>\d+\.(?:\.\.)?)
+    |(?P<num>[0-9]++\.(?:\.\.)?)
     |(?P<ellipsis>\.\.\.)
-    |(?P<move>(?:SQ(?:[-x:][ \t]?SQ)+|[a-h][1-8][a-h][1-8]))(?P<strength>[!?]+|\([!?]+\))?(?![\w])
-    |(?P<setup>/[^/]*/)
-    """.replace("SQ", _SQUARE),
-    re.VERBOSE,
+    |(?P<move>(?:SQ(?:[-x:][ \t]?SQ)++|[a-h][1-8][a-h][1-8]))(?P<strength>[!?]++|\([!?]++\))?(?![\w])
+    |(?P<setup>/[^/]*+/)
+    """.replace("SQ", _SQUARE).replace("TAGHEAD", _TAG_HEAD).replace("TAGVALUE", _TAG_VALUE),
+    re.VERBOSE | re.ASCII,
 )
-_LEADING_ZERO = re.compile(r"(?<![\da-l])0+(?=\d)")
+_TAG_OPEN = re.compile(_TAG_HEAD + _TAG_VALUE + '(?P<close>"?)', re.ASCII)
+_WORD = re.compile(r"\S++")
+_TAG_LINE = re.compile(r"[ \t\f\v\u00a0\ufeff]*+\[")
+_ESCAPE = re.compile(r'\\([\\"])')  # other backslashes are kept as written
+_LEADING_ZERO = re.compile(r"(?<![\da-l])0+(?=\d)", re.ASCII)
 
 
 class Token(NamedTuple):
@@ -44,7 +54,7 @@ class Token(NamedTuple):
 
 def unescape(value: str) -> str:
     """A tag value with PDN's escapes `\\"` and `\\\\` resolved."""
-    return value.replace('\\"', '"').replace("\\\\", "\\") if "\\" in value else value
+    return _ESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
 def normalise_comment(text: str) -> str:
@@ -53,13 +63,21 @@ def normalise_comment(text: str) -> str:
 
 
 class Tokenizer:
-    """Reads tokens from an iterable of text lines; `skip_game()` jumps to the next tag line quickly."""
+    """Reads tokens from an iterable of text lines; `skip_game()` jumps to the next tag line quickly.
 
-    def __init__(self, lines: Iterable[str]) -> None:
+    Lines end at LF, CR LF or a lone CR whatever the iterable split on. A line, tag value or comment over
+    its limit (`Limits`) becomes one ERROR token without being copied; `chars_read` counts the input read.
+    """
+
+    def __init__(self, lines: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> None:
         self._lines: Iterator[str] = iter(lines)
+        self._split: list[str] = []  # the rest of an input line that held lone CRs, last part first
+        self.limits = limits
         self._text = ""
         self._pos = 0
+        self._overlong = False
         self.line_no = 0
+        self.chars_read = 0
 
     def __repr__(self) -> str:
         return f"<Tokenizer at line {self.line_no}, column {self._pos + 1}>"
@@ -67,7 +85,7 @@ class Tokenizer:
     def _next_line(self) -> bool:
         """Move to the next line that is not a `%` escape line; at the end, clear the text."""
         while self._next_line_raw():
-            if not self._text.startswith("%"):
+            if self._overlong or not self._text.startswith("%"):
                 return True
         self._text = ""
         self._pos = 0
@@ -80,6 +98,8 @@ class Tokenizer:
             if pos >= len(text):
                 if not self._next_line():
                     return None
+                if self._overlong:
+                    return self._overlong_error()
                 continue
             m = _TOKEN.match(text, pos)
             if m is None:
@@ -97,24 +117,52 @@ class Tokenizer:
                     move = _LEADING_ZERO.sub("", move)
                 return Token(MOVE, move, self.line_no, col, m.group("strength") or "")
             if kind == "num":
-                return Token(NUMBER, m.group("num"), self.line_no, col)
+                return self._number(NUMBER, m.group("num"), col)
             if kind == "tag":  # (the enclosing group closes last, so never "tname"/"tval")
-                return Token(TAG, (m.group("tname"), unescape(m.group("tval"))), self.line_no, col)
+                return self._tag(m.group("tname"), m.group("tval"), col)
             if kind == "result":
                 return Token(RESULT, m.group("result"), self.line_no, col)
             if kind == "lbrace":
                 return self._comment(pos)
             if kind == "semi":
+                if m.end() - m.start() > self.limits.comment:
+                    return Token(ERROR, self._too_long("comment", m.end() - m.start(), self.limits.comment),
+                                 self.line_no, col)
                 return Token(COMMENT, normalise_comment(m.group("semi")[1:]), self.line_no, col)
             if kind == "lpar":
                 return Token(LPAREN, "(", self.line_no, col)
             if kind == "rpar":
                 return Token(RPAREN, ")", self.line_no, col)
             if kind == "nag":
-                return Token(NAG, int(m.group("nag")[1:]), self.line_no, col)
+                return self._number(NAG, m.group("nag"), col)
             if kind == "ellipsis":
                 return Token(ELLIPSIS, "...", self.line_no, col)
             return Token(SETUP, m.group("setup")[1:-1], self.line_no, col)
+
+    @staticmethod
+    def _too_long(what: str, length: int, limit: int) -> str:
+        return f"{what} of {length:,} characters is longer than the {limit:,} allowed"
+
+    def _number(self, kind: str, text: str, col: int) -> Token:
+        """A move number `12.`/`12...` (value: its text) or a NAG `$12` (value: the int), if short enough."""
+        digits = text.strip("$.").lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            what = "NAG" if kind == NAG else "move number"
+            return Token(ERROR, f"{what} {shorten(text, 12)!r} is out of range: at most {MAX_DIGITS} digits",
+                         self.line_no, col)
+        return Token(kind, int(digits or "0") if kind == NAG else text, self.line_no, col)
+
+    def _tag(self, name: str, raw: str, col: int) -> Token:
+        if len(raw) > self.limits.tag_value:
+            return Token(ERROR, self._too_long(f"value of tag [{name}]", len(raw), self.limits.tag_value),
+                         self.line_no, col)
+        return Token(TAG, (name, unescape(raw)), self.line_no, col)
+
+    def _overlong_error(self) -> Token:
+        shown = shorten(self._text, 20)
+        self._text, self._pos = "", 0
+        return Token(ERROR, f"line longer than the {self.limits.line:,} characters allowed (it starts "
+                     f"{shown!r}); the rest of its game is skipped", self.line_no, 1)
 
     def _error(self, pos: int) -> Token:
         text = self._text
@@ -122,16 +170,20 @@ class Tokenizer:
         self._pos = len(text)  # give up on the rest of the line
         ch = text[pos]
         if ch == "[":
-            return Token(ERROR, f"malformed tag pair {text[pos:].strip()!r}: expected [Name \"value\"]",
-                         self.line_no, col)
+            return Token(ERROR, _tag_problem(text, pos), self.line_no, col)
         if ch == "}":
             return Token(ERROR, "'}' without an opening '{'", self.line_no, col)
-        word = re.match(r"\S+", text[pos:])
-        shown = word.group() if word else ch
-        if shown == "-" or shown.startswith("--"):
+        word = _WORD.match(text, pos)
+        shown = excerpt(text, pos, word.end() if word else pos + 1)
+        odd_digit = next((c for c in shown if c.isdigit() and not c.isascii()), None)
+        if odd_digit is not None:
+            why = f"{odd_digit!r} is not one of the digits 0-9"
+        elif shown == "-" or shown.startswith("--"):
             why = "an unknown move written '-' is not PDN"
         elif shown[0] == ".":
             why = "a '.' that is not part of a move number"
+        elif shown[0] == "$":
+            why = "a NAG is '$' and digits 0-9"
         elif shown[0].isdigit() or shown[0] in "abcdefghijkl":
             why = "not a move, a move number or a result"
         else:
@@ -141,6 +193,7 @@ class Tokenizer:
     def _comment(self, pos: int) -> Token:
         start_line, start_col = self.line_no, pos + 1
         parts: list[str] = []
+        size = 0
         text, i = self._text, pos + 1
         while True:
             close = text.find("}", i)
@@ -149,25 +202,55 @@ class Tokenizer:
                 self._pos = len(text)
                 return Token(ERROR, f"'{{' inside the comment opened at line {start_line}, column {start_col}"
                              " (comments cannot nest)", self.line_no, nested + 1)
+            size += (close if close != -1 else len(text)) - i
+            if size > self.limits.comment:
+                return self._skip_comment(start_line, start_col, close, text)
             if close != -1:
                 parts.append(text[i:close])
                 self._pos = close + 1
                 return Token(COMMENT, normalise_comment(" ".join(parts)), start_line, start_col)
             parts.append(text[i:])
-            if not self._next_line_raw():
+            if not self._next_line_raw() or self._overlong:
                 self._text, self._pos = "", 0
-                return Token(ERROR, "comment never closed: '}' expected before the end of the input",
+                why = "a line over the limit" if self._overlong else "the end of the input"
+                return Token(ERROR, f"comment never closed: '}}' expected before {why}",
                              start_line, start_col)
             text, i = self._text, 0
 
+    def _skip_comment(self, line: int, column: int, close: int, text: str) -> Token:
+        """Pass over the rest of a comment that is too long, keeping none of it."""
+        message = (f"comment opened at line {line}, column {column} is longer than the "
+                   f"{self.limits.comment:,} characters allowed")
+        while close == -1:
+            if not self._next_line_raw():
+                self._text, self._pos = "", 0
+                return Token(ERROR, message, line, column)
+            text = self._text
+            close = -1 if self._overlong else text.find("}")
+        self._pos = close + 1
+        return Token(ERROR, message, line, column)
+
     def _next_line_raw(self) -> bool:
         """Move to the next line whatever it holds (inside comments `%` is just text)."""
+        self._pos = 0
+        if self._split:
+            self._set_line(self._split.pop())
+            return True
         for raw in self._lines:
-            self.line_no += 1
-            self._text = raw.rstrip("\r\n")
-            self._pos = 0
+            self.chars_read += len(raw)
+            if raw.endswith("\n"):
+                raw = raw[:-2] if raw.endswith("\r\n") else raw[:-1]
+            if "\r" in raw and not isinstance(raw, OverlongLine):
+                self._split = raw.split("\r")[::-1]
+                raw = self._split.pop()
+            self._set_line(raw)
             return True
         return False
+
+    def _set_line(self, text: str) -> None:
+        self.line_no += 1
+        self._overlong = isinstance(text, OverlongLine) or len(text) > self.limits.line
+        self._text = text
 
     def skip_game(self) -> None:
         """Skip movetext quickly up to the next line starting with '[' outside a comment."""
@@ -184,15 +267,27 @@ class Tokenizer:
                     continue
                 in_comment, pos = False, close + 1
             # outside a comment: look for '{' on this line
-            if pos == 0 and text.lstrip().startswith("["):
+            if pos == 0 and not self._overlong and _TAG_LINE.match(text):
                 self._pos = 0
                 return
             brace = text.find("{", pos)
             semi = text.find(";", pos)
-            if brace != -1 and (semi == -1 or brace < semi):
+            if brace != -1 and (semi == -1 or brace < semi) and not self._overlong:
                 in_comment, pos = True, brace + 1
                 continue
             if not self._next_line_raw():
                 self._text, self._pos = "", 0
                 return
             text, pos = self._text, 0
+
+
+def _tag_problem(text: str, pos: int) -> str:
+    """Why the text at `pos` (a '[') is not a tag pair, as precisely as can be said."""
+    m = _TAG_OPEN.match(text, pos)
+    shown = excerpt(text.rstrip(), pos)
+    if m is None:
+        return f"malformed tag pair {shown!r}: expected [Name \"value\"]"
+    if not m.group("close"):
+        return (f"malformed tag pair {shown!r}: the value of [{m.group('tname')}] is never closed "
+                "('\"' expected before the end of the line)")
+    return f"malformed tag pair {shown!r}: ']' expected after the value of [{m.group('tname')}]"

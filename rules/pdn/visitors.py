@@ -10,6 +10,7 @@ import re
 from typing import Generic, TypeVar
 
 from rules.pdn.errors import PdnError, PdnGameError, PdnSyntaxError
+from rules.pdn.limits import DEFAULT_LIMITS, Limits
 from rules.pdn.model import GLYPH_NAGS, Clock, Line, MoveNode, PdnGame
 from rules.pieces import Color
 from rules.variants import VARIANTS
@@ -17,7 +18,7 @@ from rules.variants import VARIANTS
 T = TypeVar("T")
 SKIP = object()  # returned by `end_tags` to skip the move text of the game
 
-_CLOCK = re.compile(r"\[%clock\s+w(\d+):(\d\d):(\d\d)\s+b(\d+):(\d\d):(\d\d)\s*\]")
+_CLOCK = re.compile(r"\[%clock\s+w(\d{1,6}):(\d\d):(\d\d)\s+b(\d{1,6}):(\d\d):(\d\d)\s*\]", re.ASCII)
 _WALL = re.compile(r"\[%wall\s+([^\]\s]+)\s*\]")
 # GameType numbers whose first player is Black (docs/rules/README.md): English, American pool, Thai, and the
 # private numbers of the project's variants that Black starts
@@ -115,13 +116,16 @@ def default_start_ply(tags: dict[str, str]) -> int:
 class GameBuilder(BaseVisitor[PdnGame]):
     """Builds a `PdnGame`; with `validate=True` checks every move against the rules (rules.pdn.validate)."""
 
-    def __init__(self, *, validate: bool = False, variant: str | None = None) -> None:
+    def __init__(self, *, validate: bool = False, variant: str | None = None,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
         self.validate = validate
         self.default_variant = variant
+        self.limits = limits
         self.game = PdnGame()
         self._stack: list[tuple[Line, int]] = []  # (line, ply of its next move)
         self._number: tuple[int, bool, int, int] | None = None
         self._numbered = False
+        self._unlisted = 0  # warnings past the limit, counted only
 
     def __repr__(self) -> str:
         return f"<GameBuilder validate={self.validate} variant={self.default_variant!r}>"
@@ -131,6 +135,7 @@ class GameBuilder(BaseVisitor[PdnGame]):
         self._stack = [(self.game.mainline, 0)]
         self._number = None
         self._numbered = False
+        self._unlisted = 0
 
     def visit_tag(self, name: str, value: str) -> None:
         self.game.tags[name] = value
@@ -149,6 +154,9 @@ class GameBuilder(BaseVisitor[PdnGame]):
         self.game.errors.append(cls(message, line, column, game=self.game.number, label=self.game.label()))
 
     def _warn(self, message: str, line: int, column: int) -> None:
+        if len(self.game.warnings) > self.limits.messages:  # (one more than kept: end_game counts the rest)
+            self._unlisted += 1
+            return
         self.game.warnings.append(PdnSyntaxError(message, line, column, game=self.game.number,
                                                  label=self.game.label()))
 
@@ -182,7 +190,7 @@ class GameBuilder(BaseVisitor[PdnGame]):
 
     def visit_comment(self, text: str, line: int, column: int) -> None:
         current, _ = self._stack[-1] if self._stack else (self.game.mainline, 0)
-        if current.moves and "[%" in text:
+        if current.moves and current.moves[-1].clock is None and "[%" in text:
             node = current.moves[-1]
             clock = _CLOCK.search(text)
             wall = _WALL.search(text)
@@ -190,7 +198,7 @@ class GameBuilder(BaseVisitor[PdnGame]):
                 h1, m1, s1, h2, m2, s2 = (int(g) for g in clock.groups())
                 node.clock = Clock(h1 * 3600 + m1 * 60 + s1, h2 * 3600 + m2 * 60 + s2,
                                    wall.group(1) if wall else None)
-                text = _CLOCK.sub("", text)
+                text = _CLOCK.sub("", text, count=1)
                 if wall:
                     text = _WALL.sub("", text, count=1)
                 text = " ".join(text.split())
@@ -238,9 +246,22 @@ class GameBuilder(BaseVisitor[PdnGame]):
                 validate_game(self.game, self.default_variant)
             except PdnError as exc:  # pragma: no cover - validate_game records its errors itself
                 self.game.errors.append(exc)
+        _keep_first(self.game.errors, self.limits.messages, "errors")
+        _keep_first(self.game.warnings, self.limits.messages, "warnings", self._unlisted)
 
     def result(self) -> PdnGame:
         return self.game
+
+
+def _keep_first(messages: list[PdnError], limit: int, kind: str, unlisted: int = 0) -> None:
+    """Cut `messages` to `limit`, then one message saying how many more there were (and where they start)."""
+    if len(messages) <= limit:
+        return
+    first = messages[limit]
+    more = len(messages) - limit + unlisted
+    del messages[limit:]
+    messages.append(PdnError(f"and {more:,} more {kind} in this game", first.line, first.column,
+                             game=first.game, label=first.label))
 
 
 __all__ = ["SKIP", "BaseVisitor", "GameBuilder", "HeadersVisitor", "PdnGameError", "default_start_ply"]

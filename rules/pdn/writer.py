@@ -10,6 +10,7 @@ between games.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -19,9 +20,21 @@ WIDTH = 80
 _SETUP_TAGS = ("GameType", "FEN", "SetUp")
 
 
+class Mark(enum.Enum):
+    """Layout marks among the words of move text: variation brackets and a forced line break."""
+
+    OPEN = "("
+    CLOSE = ")"
+    BREAK = "\n"
+
+
+Word = str | Mark
+
+
 def escape(value: str) -> str:
-    """A tag value with `\\` and `"` escaped."""
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value with `\\` and `"` escaped, line breaks made spaces (a tag pair is one line)."""
+    value = value.replace("\\", "\\\\").replace('"', '\\"')
+    return value.replace("\r", " ").replace("\n", " ") if "\r" in value or "\n" in value else value
 
 
 def ordered_tags(tags: dict[str, str]) -> list[tuple[str, str]]:
@@ -31,20 +44,19 @@ def ordered_tags(tags: dict[str, str]) -> list[tuple[str, str]]:
     return first + [(k, v) for k, v in tags.items() if k not in known]
 
 
-def _comment_words(text: str, out: list[str]) -> None:
-    if "}" in text:  # cannot be a brace comment: a rest-of-line comment, then a forced line break
-        out.append(";" + text + "\n")
-        return
+def _comment_words(text: str, out: list[Word]) -> None:
     words = text.split()
-    if not words:
+    if "}" in text or "{" in text:  # cannot be a brace comment: a rest-of-line comment, then a line break
+        out.extend((";" + " ".join(words), Mark.BREAK))
+    elif not words:
         out.append("{}")
-        return
-    words[0] = "{" + words[0]
-    words[-1] += "}"
-    out.extend(words)
+    else:
+        words[0] = "{" + words[0]
+        words[-1] += "}"
+        out.extend(words)
 
 
-def _line_words(line: Line, ply: int, out: list[str]) -> None:
+def _line_words(line: Line, ply: int, out: list[Word]) -> None:
     for comment in line.comments:
         _comment_words(comment, out)
     need_number = True
@@ -67,20 +79,20 @@ def _line_words(line: Line, ply: int, out: list[str]) -> None:
         for comment in node.comments:
             _comment_words(comment, out)
         for variation in node.variations:
-            out.append("(")
+            out.append(Mark.OPEN)
             _line_words(variation, ply, out)
-            out.append(")")
+            out.append(Mark.CLOSE)
         need_number = bool(node.comments or node.clock or node.variations)
         ply += 1
 
 
-def wrap(words: Iterable[str], width: int = WIDTH) -> str:
+def wrap(words: Iterable[Word], width: int = WIDTH) -> str:
     """Join words with single spaces into lines of at most `width` columns (`(` and `)` hug their words)."""
     lines: list[str] = []
     current = ""
     glue = False
     for word in words:
-        if word == "(":
+        if word is Mark.OPEN:
             glue = True
             if current and len(current) + 2 <= width:
                 current += " ("
@@ -89,26 +101,25 @@ def wrap(words: Iterable[str], width: int = WIDTH) -> str:
                     lines.append(current)
                 current = "("
             continue
-        word_text = word.rstrip("\n")
-        if word == ")":
+        if word is Mark.BREAK:
+            lines.append(current)
+            current = ""
+        elif word is Mark.CLOSE:
             if len(current) + 1 <= width:
                 current += ")"
             else:
                 lines.append(current)
                 current = ")"
-        elif glue and current.endswith("(") and len(current) + len(word_text) <= width:
-            current += word_text
+        elif glue and current.endswith("(") and len(current) + len(word) <= width:
+            current += word
         elif not current:
-            current = word_text
-        elif len(current) + 1 + len(word_text) <= width:
-            current += " " + word_text
+            current = word
+        elif len(current) + 1 + len(word) <= width:
+            current += " " + word
         else:
             lines.append(current)
-            current = word_text
+            current = word
         glue = False
-        if word.endswith("\n"):
-            lines.append(current)
-            current = ""
     if current:
         lines.append(current)
     return "\n".join(lines)
@@ -117,7 +128,7 @@ def wrap(words: Iterable[str], width: int = WIDTH) -> str:
 def write_game(game: PdnGame) -> str:
     """The game as canonical PDN text (tags, blank line, move text ending with the result, newline)."""
     tag_text = "".join(f'[{name} "{escape(value)}"]\n' for name, value in ordered_tags(game.tags))
-    words: list[str] = []
+    words: list[Word] = []
     _line_words(game.mainline, game.start_ply, words)
     words.append(game.result)
     body = wrap(words)

@@ -76,3 +76,31 @@ def test_engine_settings_are_checked(changes: dict, message: str) -> None:
 def test_a_dxp_engine_is_host_and_port() -> None:
     assert config.host_port("[::1]:27531") == ("::1", 27531)
     assert config.Config(opponent="dxp", dxp_engine="scan.local:27531").dxp_engine == "scan.local:27531"
+
+
+@pytest.mark.parametrize(("text", "where", "says"), [
+    ("level = 3\nx = " + "[" * 100_000 + "]" * 100_000 + "\n", "line 2, column 105",
+     "arrays and inline tables nested more than 100 deep"),
+    ("x = " + "{a = " * 10_000 + "1" + "}" * 10_000 + "\n", "line 1, column 505",
+     "arrays and inline tables nested more than 100 deep"),
+    ('variant = "spanish"  # a comment [[[[\nlevel = ' + "9" * 5000 + "\n", "line 2, column 9",
+     "a number of 5,000 digits: a setting has at most 19"),
+    ('variant = "sp\xe9nish"\n', "line 1, column 14",
+     "byte 0xE9 is not UTF-8: the config file must be UTF-8 text"),
+])
+def test_item_18_hostile_toml_is_one_line_naming_file_line_and_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, where: str, says: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(text.encode("latin-1"))
+    with pytest.raises(config.ConfigError) as info:
+        config.load(path)
+    assert str(info.value) == f"{path}: {where}: {says}"
+    assert cli.main(["play", "--config", str(path)]) == 1   # through the command: one line, no traceback
+    assert capsys.readouterr().err == f"dboard play: error: {path}: {where}: {says}\n"
+
+
+def test_item_18_brackets_in_strings_and_comments_are_not_nesting() -> None:
+    text = 'a = "\\"[[[" # [[[\nb = \'\'\'[[[\n[[[\'\'\'\nc = ' + "[" * 101
+    assert config.hostile_toml(text) == ("line 4, column 105: arrays and inline tables nested more than 100 "
+                                         "deep")
+    assert config.hostile_toml(text[:-1]) is None

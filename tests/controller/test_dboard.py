@@ -1,8 +1,14 @@
 """The `dboard` command frame: help, version and one-line errors, through the installed console script."""
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from controller import cli
 
 DBOARD = Path(sys.executable).with_name("dboard")
 
@@ -38,3 +44,35 @@ def test_bad_option_is_one_line_naming_it() -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "--levl" in lines[0]
+
+
+PDN = Path(__file__).resolve().parents[1] / "data" / "pdn-corpus" / "succeed" / "wk2003.pdn"
+
+
+@pytest.mark.parametrize("args", [
+    ("--help",), ("--version",), ("moves", "international"), ("perft", "english", "3"),
+    ("pdn", "convert", str(PDN), "--to", "algebraic"), ("pdn", "check", "--warnings", str(PDN)),
+    ("pdn", "show", str(PDN)), ("ratings", "--db", "{tmp}/ratings.sqlite3"),
+    ("hint", "english", "--time", "0.1"), ("rules", "english"),
+], ids=lambda args: " ".join(args[:2]))
+def test_item_14_output_to_a_closed_pipe_ends_quietly_as_on_sigpipe(tmp_path: Path,
+                                                                    args: tuple[str, ...]) -> None:
+    """`dboard ... | head`: once the reader has gone, stop without a word, with SIGPIPE's status (141)."""
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the first byte: every write fails with EPIPE
+    try:
+        result = subprocess.run([str(DBOARD), *(a.format(tmp=tmp_path) for a in args)], stdout=writer,
+                                stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(writer)
+    assert (result.returncode, result.stderr) == (128 + signal.SIGPIPE, "")
+
+
+def test_item_14_only_a_closed_standard_output_counts_as_sigpipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken connection of the command's own (a DXP peer, an engine) is still an error message."""
+    reader, writer = os.pipe()
+    with os.fdopen(writer, "w") as out:
+        monkeypatch.setattr(sys, "stdout", out)
+        assert not cli.stdout_closed()
+        os.close(reader)
+        assert cli.stdout_closed()

@@ -72,9 +72,7 @@ def test_play_on_a_serial_board(tmp_path: Path) -> None:
         emu.set_occupancy(start)
 
         def black_plays_9_13() -> None:   # by hand, once the host has shown its first LED frame
-            deadline = time.monotonic() + 20
-            while emu.leds is None and time.monotonic() < deadline:
-                time.sleep(0.01)
+            emu.wait_for_leds(20)
             time.sleep(0.3)
             emu.lift(rc("9"))
             time.sleep(0.1)
@@ -112,22 +110,30 @@ def test_play_resumes_a_game_before_its_first_move(tmp_path: Path) -> None:
 
 
 def test_play_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
-    """`systemctl stop` sends SIGTERM: the session and the board are closed and the exit code is 0."""
+    """`systemctl stop` sends SIGTERM: the session and the board are closed and the exit code is 0.
+
+    Item 14 of issue 13: sent as soon as the LEDs lit, the signal could land under load while the service
+    was still starting (checking the serial link, reading its empty stdin); it stopped cleanly but had not
+    yet printed "The board stays live". Waiting for that line alone is not enough either: the LED frame
+    crosses the serial link on its own thread and can arrive after it. So the signal waits for both. Only
+    the reading thread reads stdout (communicate() would read the same pipe and close it under the
+    thread); a service that never comes up is killed, not left running."""
     with BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5) as emu:
         command = [sys.executable, "-m", "controller.cli", "-q", "play", *TWO_PEOPLE, "--no-journal",
                    "--profile", "8x8-serial", "--serial-port", emu.port]
         service = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)
-        assert service.stdout is not None
-        lines: queue.Queue[str] = queue.Queue()
-        reader = threading.Thread(target=lambda: [lines.put(line) for line in service.stdout], daemon=True)
-        reader.start()
-        out = ""
-        while "The board stays live" not in out:   # input ended: it now runs as a service would
-            out += lines.get(timeout=20)
-        assert emu.leds is not None                 # up and showing the set-up hint
-        service.terminate()
-        _, err = service.communicate(timeout=20)
+        try:
+            assert service.stdout is not None and service.stderr is not None
+            _until(_lines_of(service.stdout), "The board stays live")  # input ended: it runs as a service
+            assert emu.wait_for_leds(20)  # and the set-up hint reached the board
+            service.terminate()
+            service.wait(timeout=20)
+            err = service.stderr.read()
+        finally:
+            if service.poll() is None:
+                service.kill()
+                service.wait()
     assert service.returncode == 0, err
     assert "Traceback" not in err
 

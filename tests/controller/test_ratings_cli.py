@@ -57,3 +57,22 @@ def test_adding_a_player_takes_the_data_directorys_lock(tmp_path: Path,
         assert main(["ratings", "--data-dir", str(tmp_path)]) == 0
     assert main(["ratings", "--data-dir", str(tmp_path), "--add", "zoe"]) == 0
     assert "player 'zoe' added" in capsys.readouterr().out
+
+
+def test_item_14_an_added_player_is_listed_and_added_once(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "ratings.sqlite3"
+    assert main(["ratings", "--db", str(db), "--add", "alice"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"player 'alice' added to {db}"
+    assert out[2].split() == ["alice", "-", "-", "-", "-", "0"]  # listed before any rated game
+    assert main(["ratings", "--db", str(db), "--add", "alice"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"player 'alice' already exists in {db}"
+    with RatingStore(db) as store:
+        assert store.players() == ["alice"]
+        store.add_player("bob")
+        new = store.record_engine_game("bob", "english", 3, 1.0)
+    assert main(["ratings", "--db", str(db)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows == [["alice", "-", "-", "-", "-", "0"],
+                    ["bob", "english", f"{new.rating:.1f}", f"{new.rd:.1f}", f"{new.volatility:.5f}", "1"]]

@@ -236,3 +236,21 @@ def test_emulator_answers_bad_frames_with_error(tmp_path: Path) -> None:
             assert emu.leds is None
         finally:
             port.close()
+
+
+def test_emulator_signals_the_first_led_frame_and_forgets_it_on_reset(tmp_path: Path) -> None:
+    """Tests wait on `wait_for_leds` (not on a polling loop) for the host's first frame to reach the MCU."""
+    import serial
+
+    from firmware_bridge import protocol as p
+
+    with BoardEmulator(2, 2, link=str(tmp_path / "tty")) as emu:
+        port = serial.Serial(emu.port, 115200, timeout=0.05)
+        try:
+            assert not emu.wait_for_leds(0)
+            port.write(p.encode(p.LedFrameMsg(2, 2, 10, (p.LedCell(),) * 4), 1))
+            assert emu.wait_for_leds(TIMEOUT) and emu.leds is not None
+            emu.reset()  # LEDs dark: nothing shown until the host sends a frame again
+            assert not emu.wait_for_leds(0) and emu.leds is None
+        finally:
+            port.close()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rules import Board, Color, FenError, Piece
+from rules import VARIANT_IDS, Board, Color, FenError, Piece
 
 
 def test_ranges_and_start_positions() -> None:
@@ -71,3 +73,35 @@ def test_errors_name_the_offending_token(fen: str, token: str) -> None:
 def test_non_playing_square_rejected() -> None:
     with pytest.raises(FenError, match="'a2'"):
         Board("russian", "W:Wa2:Bb8")
+
+
+# Pieces of FENs and of the ways they go wrong: Unicode digits, 5,000-digit numbers, stray separators.
+FEN_PIECES = st.sampled_from(["W", "B", "?", "K", "k", "H", "F", "X", ":", ",", "-", ".", '"', "[FEN ", "]",
+                              " ", "1", "5", "12", "31", "50", "99", "0", "a1", "c3", "h8", "l12", "z9", "²",
+                              "٣", "\U0001d7d9", "Ⅻ", "\x00", "9" * 5000, "1-" + "9" * 4400,
+                              "K" + "0" * 4301])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(VARIANT_IDS), st.lists(FEN_PIECES, max_size=14))
+def test_item_18_fen_parsing_raises_only_fen_errors(variant: str, pieces: list[str]) -> None:
+    """Whatever the text: a board, or a FenError of one short line - never a bare ValueError."""
+    fen = "".join(pieces)
+    try:
+        Board(variant, fen)
+    except FenError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 400
+    except Exception as exc:  # the point: nothing else may escape
+        pytest.fail(f"{type(exc).__name__} escaped for FEN {fen[:80]!r}: {exc}"[:500])
+
+
+@pytest.mark.parametrize(("fen", "says"), [
+    ("W:W²:B1", "bad square '²'"), ("W:W1-²:B1", "bad range '1-²'"), ("W:Wa²:B1", "bad square 'a²'"),
+    ("W:W٣:B1", "bad square '٣'"), ("W:H²:W1", "bad color block 'H²'"),
+    ("W:W" + "1" * 5000 + ":B1", "bad square '111111111111111111111111111111... (5,000 characters)'"),
+    ("W:W1-" + "9" * 5000, "bad range '1-9999999999999999999999999999... (5,002 characters)'"),
+])
+def test_item_18_unicode_digits_and_huge_numbers_are_fen_errors(fen: str, says: str) -> None:
+    with pytest.raises(FenError) as caught:
+        Board("russian", fen)
+    assert says in str(caught.value) and len(str(caught.value)) < 200

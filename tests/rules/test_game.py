@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Color, Game, Move, get_variant
+from rules import Color, Game, GameOverError, Move, UnknownVariantError, get_variant
 
 
 def quiet_king_move(game: Game) -> Move:
@@ -60,7 +60,7 @@ def test_english_repetition_is_a_draw_only_when_claimed() -> None:
     """WCDF rules (docs/rules/english.md#draws): a threefold repetition lets a player claim the draw; play
     may go on."""
     g = Game("english", "W:WK30:BK4")
-    with pytest.raises(ValueError, match="no draw can be claimed now"):
+    with pytest.raises(GameOverError, match="no draw can be claimed now"):
         g.claim_draw()
     for text in ("30-26", "4-8", "26-30", "8-4", "30-26", "4-8", "26-30", "8-4"):
         g.push(text)
@@ -73,9 +73,9 @@ def test_english_repetition_is_a_draw_only_when_claimed() -> None:
     out = g.claim_draw()
     assert out.result == "1/2-1/2" and out.reason == "threefold repetition, claimed"
     assert g.outcome() == out and g.claimable_draw() is None
-    with pytest.raises(ValueError, match="the game is over"):
+    with pytest.raises(GameOverError, match="the game is over"):
         g.claim_draw()
-    with pytest.raises(ValueError, match="the game is over"):
+    with pytest.raises(GameOverError, match="the game is over"):
         g.push("30-25")
 
 
@@ -84,7 +84,8 @@ def test_draw_claims_are_an_option() -> None:
     for text in ("29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4"):
         g.push(text)
     assert g.outcome() is not None and g.claimable_draw() is None
-    with pytest.raises(ValueError, match=r"option draw_claims expects a list of repetition, no_progress"):
+    with pytest.raises(UnknownVariantError,
+                       match=r"option draw_claims expects a list of repetition, no_progress"):
         get_variant("international", draw_claims=["endgame"])
 
 
@@ -160,7 +161,7 @@ def test_agreement_resignation_and_refusal_after_end() -> None:
     g = Game("english")
     g.push("9-13" if g.board.turn == Color.BLACK else "22-18")
     assert g.resign(Color.WHITE).result == "0-1"
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(GameOverError, match="over"):  # item 18: a RulesError, as every rules-core refusal
         g.push("22-18")
     g.pop()
     assert g.outcome() is None

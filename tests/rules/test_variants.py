@@ -33,8 +33,10 @@ def test_options_override_and_validate() -> None:
     assert get_variant("turkish", promotion_mid_capture="stop").promotion_mid_capture == "stop"
     with pytest.raises(ValueError, match="color"):
         get_variant("thai", color="white")
-    with pytest.raises(ValueError, match="promotion_mid_capture"):
+    with pytest.raises(UnknownVariantError, match="promotion_mid_capture"):
         get_variant("turkish", promotion_mid_capture="fly")
+    with pytest.raises(UnknownVariantError, match="variant thai: option first expects white or black"):
+        get_variant("thai", first="red")
 
 
 @pytest.mark.parametrize(("variant", "options", "message"), [

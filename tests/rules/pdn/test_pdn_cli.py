@@ -37,10 +37,25 @@ def test_check_succeed_with_variant_and_syntax_only(capsys) -> None:
 def test_check_warnings_and_bad_arguments(capsys) -> None:
     assert main(["pdn", "check", "--warnings", str(SUCCEED / "PROF2.pdn")]) == 0
     assert "warning: " in capsys.readouterr().out
-    with pytest.raises(SystemExit, match="cannot read"):
-        main(["pdn", "check", str(SUCCEED / "missing.pdn")])
+    assert main(["pdn", "check", str(SUCCEED / "missing.pdn")]) == 1
+    assert capsys.readouterr().out == f"{SUCCEED / 'missing.pdn'}: cannot read: No such file or directory\n"
     with pytest.raises(SystemExit, match=r"chess"):
         main(["pdn", "check", "--variant", "chess", str(SUCCEED / "PROF2.pdn")])
+
+
+def test_item_19_check_reports_every_file_and_goes_on_after_a_bad_one(tmp_path, capsys) -> None:
+    overflow = tmp_path / "overflow.pdn"
+    overflow.write_text(f"1. 32-28 ${'9' * 5000} *\n", encoding="utf-8")
+    missing, folder, good = tmp_path / "missing.pdn", tmp_path, SUCCEED / "variation.pdn"
+    assert main(["pdn", "check", str(overflow), str(missing), str(folder), str(good)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{overflow}:1:10: game 1: NAG '${'9' * 11}... (5,001 characters)' is out of range: at most 5 digits",
+        f"{overflow}: 1 games, 1 failed",
+        f"{missing}: cannot read: No such file or directory",
+        f"{folder}: cannot read: Is a directory",
+        f"{good}: 1 games, 0 failed",
+        "total: 2 games, 1 failed, 2 files not read"]
+    assert main(["pdn", "check", str(good), str(good)]) == 0
 
 
 def test_show_prints_moves_and_final_diagram(capsys) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from _pdnhelpers import read_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.pdn import PdnGameError, PdnMoveError, PdnReader, PdnSyntaxError
+from controller.cli import main
+from rules.pdn import PdnError, PdnGameError, PdnMoveError, PdnReader, PdnSyntaxError
 from rules.pdn.encoding import DecodedLines, decode_line
 
 HEAD = '[Event "Test cup"]\n[White "Ann"]\n[Black "Bob"]\n'
@@ -172,3 +174,57 @@ def test_header_only_game_without_terminator_before_next_header() -> None:
     assert [g.tags for g in games] == [{"Event": "a", "Round": "5"}, {"Event": "b"}]
     assert str(games[0].errors[0]) == ("4:1: game 1 (Event 'a'): game has only tags and no result or '*' "
                                        "before the repeated tag pair [Event] at line 4, column 1")
+
+
+BIG = "9" * 5000  # past Python's 4,300-digit limit of int()
+
+
+@pytest.mark.parametrize(("movetext", "expected"), [
+    (f"1. 32-28 ${BIG} *", f"1:10: game 1: NAG '${'9' * 11}... (5,001 characters)' is out of range: at "
+                           "most 5 digits"),
+    (f"1. 32-28 {BIG}. 19-23 *", f"1:10: game 1: move number '{'9' * 12}... (5,001 characters)' is out of "
+                                 "range: at most 5 digits"),
+    ("1. 32-28 $² *", "1:10: game 1: unexpected '$²': '²' is not one of the digits 0-9"),
+    ("1. 32-28 ٢. 19-23 *", "1:10: game 1: unexpected '٢.': '٢' is not one of the digits 0-9"),
+    ("1. 32-28 \u0661\u0669-\u0662\u0663 *",
+     "1:10: game 1: unexpected '\u0661\u0669-\u0662\u0663': '\u0661' is not one of the digits 0-9"),
+])
+def test_item_18_huge_numbers_and_unicode_digits_are_one_precise_error(movetext: str, expected: str) -> None:
+    assert only_error(movetext) == expected
+
+
+def test_item_18_huge_numbers_in_fen_and_clocks() -> None:
+    assert only_error(f'[FEN "W:W{BIG}:B1"]\n1. 32-28 *', validate=True) == (
+        f"1:1: game 1: bad FEN 'W:W{'9' * 57}... (5,006 characters)': bad square '{'9' * 30}... (5,000 "
+        f"characters)' in FEN block 'W{'9' * 29}... (5,001 characters)': not a playing square of this board")
+    clock = f"[%clock w{BIG}:00:00 b0:00:01]"
+    (game,) = read_text(f"1. 32-28 {{{clock}}} *")
+    assert game.moves[0].clock is None and game.moves[0].comments == [clock]  # not a clock: kept as a comment
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_item_18_deeply_nested_variations_are_one_line_from_pdn_check(tmp_path, capsys, depth: int) -> None:
+    path = tmp_path / "nested.pdn"
+    path.write_text("1. 32-28\n" + "(1. 33-29\n" * depth + ")\n" * depth + "*\n", encoding="utf-8")
+    assert main(["pdn", "check", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:102:1: game 1: variation nested more than 100 deep (the outermost opened at line 2, column "
+        "1)",
+        f"{path}: 1 games, 1 failed"]
+
+
+PIECES = st.sampled_from([*"[]{}()\"$;%.!?*-x:/ \n\r\t0123456789abcWBK", "1-0", "32-28", "19-23",
+                          '[Event "a"]', '[FEN "', '[GameType "', "\ufeff", "²", "\u0663", "\x00", "(" * 150,
+                          ")" * 150, BIG, "[%clock w1:00:00 b0:00:01]", "1...", "$902", "{x", "x}", "\x1c",
+                          "\u2028"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(PIECES, max_size=30), st.sampled_from(["utf-8", "utf-16", "cp1252"]))
+def test_item_18_no_exception_escapes_the_reader_whatever_the_bytes(pieces: list[str], encoding: str) -> None:
+    """Only PdnErrors, recorded on their game with a line and a column, each message one line."""
+    raw = "".join(pieces).encode(encoding, errors="replace")
+    for game in PdnReader(DecodedLines(io.BytesIO(raw)), validate=True):
+        for error in [*game.errors, *game.warnings]:
+            assert isinstance(error, PdnError)
+            assert error.line >= 1 and error.column >= 1 and "\n" not in str(error) and len(str(error)) < 600
