@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.play_cli",
     "firmware_bridge.cli",
+    "firmware_bridge.board_test_cli",
     "rules.cli",
     "rules.pdn.cli",
     "engine.cli",

@@ -5,7 +5,10 @@
 Additions to the contract: ``ChooseMove(text)`` picks one of several candidate moves the board could not
 tell apart; ``Tick()`` only advances the controller's timers; ``SavePdn()`` writes the game in progress to its
 PDN file (the game library's directory); ``SetBroadcast`` moves a broadcasting board to another event, round,
-board number or players. ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
+board number or players; ``MaskSquares(cells, masked)`` stops (or resumes) believing the sensors of broken
+squares; ``ConfirmMove(text)`` commits a move the board cannot show; ``BoardTest(action, text)`` starts,
+answers or stops the board's guided self-test.
+``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
 ``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
 message) or failed (any other error, with its reason).
@@ -295,6 +298,62 @@ class SetBroadcast(Command):
 
 
 @dataclass(frozen=True)
+class MaskSquares(Command):
+    """Stop believing the sensors of ``cells`` (``[[row, col], ...]``): the game is trusted for them;
+    ``masked=False`` believes them again."""
+
+    kind: ClassVar[str] = "mask_squares"
+    title: ClassVar[str] = "Mask"
+    labels: ClassVar[dict[str, str]] = {"cells": "squares", "masked": "masked flag"}
+    cells: tuple[tuple[int, int], ...] = ()
+    masked: bool = True
+
+    def __post_init__(self) -> None:
+        self._check_type("masked", bool)
+        cells = self.cells
+        if not isinstance(cells, list | tuple) or not cells or len(cells) > 256:
+            raise self._refuse("cells", "a list of [row, col] (1 to 256 of them)")
+        for cell in cells:
+            if not (isinstance(cell, list | tuple) and len(cell) == 2
+                    and all(type(v) is int and 0 <= v < 16 for v in cell)):
+                raise CommandError(f"{self.title}: a square is [row, col] of 0-15, got {cell!r}")
+        object.__setattr__(self, "cells", tuple((cell[0], cell[1]) for cell in cells))
+
+
+@dataclass(frozen=True)
+class ConfirmMove(Command):
+    """Commit the legal move ``text`` that the board cannot show (a masked or broken square)."""
+
+    kind: ClassVar[str] = "confirm_move"
+    title: ClassVar[str] = "Confirm move"
+    labels: ClassVar[dict[str, str]] = {"text": "move"}
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        self._check_type("text", str)
+        if not self.text.strip():
+            raise self._refuse("text", "a move such as 22-18")
+
+
+@dataclass(frozen=True)
+class BoardTest(Command):
+    """The board's guided self-test: ``start`` it (the game waits), ``answer`` its question (``text``: the
+    LEDs that stayed dark, or nothing to go on), ``stop`` it (its report so far is kept)."""
+
+    kind: ClassVar[str] = "board_test"
+    title: ClassVar[str] = "Board test"
+    labels: ClassVar[dict[str, str]] = {"action": "action", "text": "answer"}
+    action: str = "start"
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        self._check_choice("action", ("start", "answer", "stop"))
+        self._check_type("text", str)
+        if len(self.text) > 200:
+            raise self._refuse("text", "at most 200 characters")
+
+
+@dataclass(frozen=True)
 class SavePdn(Command):
     """Write the game so far (finished or not) to its PDN file under the data directory's ``games/``."""
 
@@ -358,5 +417,5 @@ class Outcome:
 _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, SetAutoComputer, MissedCaptureChoice, SetupPosition, ChooseMove,
-                              SetBroadcast, SavePdn, Lift, Place)
+                              SetBroadcast, SavePdn, Lift, Place, MaskSquares, ConfirmMove, BoardTest)
 }

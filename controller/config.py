@@ -123,6 +123,10 @@ class Config:
     """The PDN Site of the broadcast games (the hall's own site when empty)."""
     broadcast_heartbeat: float = 10.0
     """Seconds between the board's "I am here" messages (the hall flags a board silent after three)."""
+    masked_squares: str = ""
+    """Squares whose sensors are not believed (broken): names in the variant's notation or rROWcCOL."""
+    sensor_check_ms: int = 5000
+    """Time the board must stay still, disagreeing with the game, before its sensors are examined."""
 
     def __post_init__(self) -> None:
         _check_range("level", self.level, 1, 10)
@@ -130,6 +134,7 @@ class Config:
         _check_range("port", self.port, 1, 65535)
         _check_range("settle_ms", self.settle_ms, 0, 60_000)
         _check_range("grace_ms", self.grace_ms, 0, 600_000)
+        _check_range("sensor_check_ms", self.sensor_check_ms, 100, 600_000)
         for key in ("engine_time", "external_handshake", "dxp_handshake", "external_margin"):
             value = getattr(self, key)
             if not 0 < value < float("inf"):

@@ -744,6 +744,25 @@ class Controller:
         self.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
         self._display(self.hints.candidates(candidates))
 
+    def confirm(self, text: str) -> None:
+        """Commit the legal move ``text`` that the board cannot show (a masked or broken square); on the
+        computer's turn only the computer's own move. A board out of sync is back in play for it."""
+        if self.turn_state in ("setup", "game_over"):
+            raise ValueError("there is no game in progress to confirm a move in")
+        shape = self.exp.shape_of(self.game.board.parse_move(text))
+        if shape is None:
+            raise ValueError(f"{text} is not a legal move here")
+        if self.computer_to_move() and shape != self.computer_shape:
+            wanted = self.computer_shape.text if self.computer_shape else "nothing yet (it is thinking)"
+            raise ValueError(f"{text} is not the computer's move; it plays {wanted}")
+        if self.turn_state == "out_of_sync":
+            self.alert = None
+            self.resync()
+            if self.turn_state not in ("person", "computer"):
+                raise ValueError("put the pieces back as the LEDs show first")
+        self.say(f"{shape.text} is confirmed by hand.")
+        self._commit(shape)
+
     def choose(self, text: str) -> None:
         """Resolve an ambiguity by the move's text."""
         for shape in self.turn.pending:
@@ -910,12 +929,13 @@ class Controller:
         self.say(f"{color} claims the draw ({draw.reason}).")
         self._finish(outcome.result, outcome.reason)
 
-    def board_link(self, connected: bool) -> None:
-        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back)."""
+    def board_link(self, connected: bool, message: str | None = None) -> None:
+        """The board's cable dropped or came back: say so (moves made meanwhile are read when it is back);
+        ``message`` says why it dropped when that is known (a board that stopped answering)."""
         if not connected:
             self.board_lost = True
-            self.say("The board is disconnected (cable or power?): waiting for it. Moves made meanwhile "
-                     "are read when it is back.", "warning")
+            self.say(message or "The board is disconnected (cable or power?): waiting for it. Moves made "
+                                "meanwhile are read when it is back.", "warning")
         elif self.board_lost:
             self.board_lost = False
             self.say("The board is connected again.")

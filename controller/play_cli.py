@@ -3,9 +3,10 @@
 In a terminal it is a small REPL: type physical actions (``lift 32``, ``place 28``, ``wait 0.5``), a move
 in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
 (``new``, ``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``claim``, ``hint``, ``pdn``,
-``save``, ``show``, ``help``, ``quit``). On a real board the pieces are moved by hand and the console keeps
-the commands. ``--script FILE`` reads the same lines from a file. On the simulated board the computer's moves
-play themselves (``--no-auto-computer``: type ``computer`` to make them). Ctrl-C stops it cleanly.
+``save``, ``show``, ``mask``/``unmask``/``confirm``/``health`` for a board with a broken square, ``help``,
+``quit``). On a real board the pieces are moved by hand and the console keeps the commands. ``--script FILE``
+reads the same lines from a file. On the simulated board the computer's moves play themselves
+(``--no-auto-computer``: type ``computer`` to make them). Ctrl-C stops it cleanly.
 """
 
 from __future__ import annotations
@@ -148,6 +149,19 @@ def render(state: dict[str, Any]) -> str:
     return "\n".join([*lines, LEGEND])
 
 
+def health_report(state: dict) -> str:
+    """The board's health as the console prints it: link, faults with what to do, masked squares."""
+    link, health = state.get("board_link"), state["board_health"]
+    lines = [f"link: {link['state']} on {link['port']}" + (f" ({link['reason']})" if link["reason"] else "")
+             if link else "link: wired to the host"]
+    lines += [f"fault: {fault['text']}" for fault in health["faults"]] or ["no sensor or wire at fault"]
+    if health["masked_names"]:
+        lines.append("masked: " + " ".join(health["masked_names"]))
+    if health["unseen"]:
+        lines.append("to confirm: " + " or ".join(health["unseen"]))
+    return "\n".join(lines)
+
+
 def _print_event(event: ev.Event) -> None:
     if isinstance(event, ev.MoveCommitted):
         print(f"move {event.ply}: {event.text} ({event.by})")
@@ -223,6 +237,10 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
+  health                        the board's link and any sensor or wire found at fault
+  mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
+                                playing squares): the game is trusted for them
+  confirm MOVE                  make a move the board cannot show (a piece put on a masked square)
   help                          this list
   quit                          stop"""
 
@@ -264,6 +282,13 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         await session.send(cmd.Resign(color))
     elif verb == "hint":
         await session.send(cmd.Hint())
+    elif verb in ("mask", "unmask") and len(words) > 1:
+        cells = tuple(session.health.cell(word) for word in words[1:])
+        await session.send(cmd.MaskSquares(cells, verb == "mask"))
+    elif verb == "confirm" and len(words) == 2:
+        await session.send(cmd.ConfirmMove(words[1]))
+    elif verb == "health":
+        print(health_report(session.state()))
     elif verb == "pdn":
         print(session.controller.pdn())
     elif verb == "save":

@@ -36,9 +36,10 @@ from types import TracebackType
 from typing import Any
 
 from firmware_bridge.clock import Clock, MonotonicClock
+from firmware_bridge.device import wire_map
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
-from firmware_bridge.types import LedFrame, Occupancy
+from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
 from rules import Board, Move, Variant, get_variant
 
 from . import commands as cmd
@@ -47,6 +48,7 @@ from .broadcast.place import BroadcastPlace, load_place, save_place
 from .config import Config
 from .datadir import Notice, prepare
 from .durable import SaveError
+from .health import BoardHealth
 from .journal import Journal
 from .machine import Controller
 from .opponents import (
@@ -137,9 +139,18 @@ class Session:
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
                                      show=self._show_leds, request_engine=self._request_engine,
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
+        self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_frame,
+                                  wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
+                                  check_after=config.sensor_check_ms / 1000)
 
     def _show_leds(self, frame: LedFrame) -> None:
-        """The controller's frame to the board at the configured brightness (the web page shows it whole). A
+        """The controller's frame to the board, with the squares whose sensors are at fault lit (health);
+        not while the board's self-test has the LEDs."""
+        if not self.health.testing:
+            self._show_frame(self.health.overlay(frame))
+
+    def _show_frame(self, frame: LedFrame) -> None:
+        """A frame to the board at the configured brightness (the web page shows the controller's whole). A
         frame for a game of another size waits until the simulated board has taken that size."""
         if (frame.rows, frame.cols) != (self.sensors.rows, self.sensors.cols):
             return
@@ -168,6 +179,7 @@ class Session:
             ctl.new_game(at_start=True)
         self.sensors.on_snapshot(self._post)
         self.sensors.on_link(self._post_link)
+        self.sensors.on_status(self._post)                      # health: the link's state
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
@@ -223,12 +235,15 @@ class Session:
         return sent.outcome
 
     def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload), with the person's rating and whether the
-        computer's moves play themselves (None on a real board, where they never do)."""
+        """The full JSON-ready state (the StateChanged payload), with the person's rating, whether the
+        computer's moves play themselves (None on a real board, where they never do) and the board's health (a
+        board that does not answer is not connected, whatever the controller last heard)."""
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
-        return self.controller.state_dict() | {"rating": self._rating, "auto_computer": auto,
-                                               "broadcast": place}
+        state = (self.controller.state_dict()
+                 | {"rating": self._rating, "auto_computer": auto, "broadcast": place} | self.health.state())
+        state["board_connected"] = state["board_connected"] and self.health.link_ok
+        return state
 
     @property
     def ratings_path(self) -> Path | None:
@@ -260,7 +275,7 @@ class Session:
     def _post_link(self, connected: bool) -> None:
         self._post(_Link(connected))
 
-    def _post(self, item: Occupancy | _Link) -> None:
+    def _post(self, item: Occupancy | _Link | LinkStatus) -> None:
         """Queue an input from the board (called on the backend's thread, or on the loop's)."""
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
@@ -295,7 +310,8 @@ class Session:
         assert self._queue is not None
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            due = self.controller.next_deadline()
+            times = (self.controller.next_deadline(), self.health.next_deadline())
+            due = min((t for t in times if t is not None), default=None)
             if due is not None and due <= self.clock.now():
                 await self._queue.put(None)
 
@@ -326,14 +342,19 @@ class Session:
 
     def _handle(self, item: Any) -> None:
         ctl = self.controller
+        now = self.clock.now()
         if item is None:
             ctl.tick()
         elif isinstance(item, Occupancy):
-            ctl.snapshot(item.squares)
+            view = self.health.reading(item.squares, now)          # health: masked, chattering squares
+            if not self.health.testing:                            # health: the self-test has the board
+                ctl.snapshot(view)
         elif isinstance(item, _Link):
-            ctl.board_link(item.connected)
+            ctl.board_link(item.connected, self.health.drop_message(item.connected))
         elif isinstance(item, _Consulted):
             item.then(item.result)
+        elif isinstance(item, LinkStatus):
+            self.health.link_status(item)
         elif isinstance(item, _EngineAnswer):
             self._flush_progress()   # the search's last iteration is shown before its move
             if item.note is not None and item.token == ctl.engine_token:
@@ -341,6 +362,7 @@ class Session:
             ctl.computer_moved(item.token, item.move)
         elif isinstance(item, cmd.Command):
             self._command(item)
+        self.health.after_input(self.clock.now())                    # health: faults, masked squares
 
     def _command(self, c: cmd.Command) -> None:
         ctl = self.controller
@@ -388,6 +410,12 @@ class Session:
             ctl.missed_choice(c.choice)
         elif isinstance(c, cmd.ChooseMove):
             ctl.choose(c.text)
+        elif isinstance(c, cmd.MaskSquares):
+            self.health.mask(c.cells, c.masked)
+        elif isinstance(c, cmd.ConfirmMove):
+            ctl.confirm(c.text)
+        elif isinstance(c, cmd.BoardTest):
+            self.health.board_test(c.action, c.text, self.clock.now())
         elif isinstance(c, cmd.Lift | cmd.Place):
             board = self.sensors
             if not hasattr(board, "lift"):

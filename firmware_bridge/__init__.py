@@ -8,7 +8,7 @@ from .device import open_device
 from .interfaces import BoardDevice, GpioModule, LedOutput, SensorSource
 from .profile import Profile, ProfileError, load_profile
 from .simulated import SimulatedDevice
-from .types import Cell, CellChange, LedFrame, Light, Occupancy, Pattern, Rgb
+from .types import Cell, CellChange, LedFrame, Light, LinkStatus, Occupancy, Pattern, Rgb
 
 __all__ = [
     "BoardDevice",
@@ -18,6 +18,7 @@ __all__ = [
     "LedFrame",
     "LedOutput",
     "Light",
+    "LinkStatus",
     "ManualClock",
     "MonotonicClock",
     "Occupancy",

@@ -11,15 +11,30 @@ from typing import Any
 from .device import open_device, serial_link
 from .gpio_backend import GpioDevice
 from .gpio_model import GPIOModel, SwitchMatrix
+from .health import SensorHealth
 from .interfaces import BoardDevice
-from .profile import ProfileError, load_profile
+from .profile import Profile, ProfileError, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
-from .types import BLUE, GREEN, RED, WHITE, LedFrame, Light, Pattern, Rgb
+from .types import BLUE, GREEN, RED, WHITE, LedFrame, Light, Occupancy, Pattern, Rgb
 from .ws2812 import SpiModel
 
 TEST_COLORS: tuple[tuple[str, Rgb], ...] = (
     ("red", RED), ("green", GREEN), ("blue", BLUE), ("white", WHITE))
+
+
+def board_arguments(p: argparse.ArgumentParser) -> None:
+    """``--profile`` and ``--port``: which board a board command opens."""
+    p.add_argument("--profile", default="8x8", help="profile name or TOML path (default: 8x8, simulated)")
+    p.add_argument("--port", help="serial port, overriding the profile")
+
+
+def profile_of(args: argparse.Namespace) -> Profile:
+    """The profile ``--profile`` names, or a one-line error exit naming the file and key."""
+    try:
+        return load_profile(args.profile)
+    except ProfileError as exc:
+        raise SystemExit(f"error: {exc}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("doctor", help="live view of the board's sensors; LED test patterns",
                        description="Show which squares read occupied, the scan rate and bounce counts; "
                                    "with --leds, light every square in turn and then each color.")
-    p.add_argument("--profile", default="8x8", help="profile name or TOML path (default: 8x8, simulated)")
-    p.add_argument("--port", help="serial port, overriding the profile")
+    board_arguments(p)
     p.add_argument("--leds", action="store_true", help="run the LED test patterns")
     p.add_argument("--step", type=float, default=0.15, help="seconds per LED test step (default 0.15)")
     p.add_argument("--stand-in", action="store_true",
@@ -60,7 +74,7 @@ def status_line(board: BoardDevice) -> str:
     if isinstance(inner, SerialDevice):
         s = inner.stats
         hz = inner.hello.scan_hz if inner.hello else 0
-        state = "connected" if inner.connected else "waiting for device"
+        state = "connected" if inner.connected else f"{inner.status.state} ({inner.status.reason})"
         return (f"serial {inner.port}: {state}, MCU {hz} scans/s, boot 0x{inner.boot_id or 0:04X}, "
                 f"frames in {s.frames_in}, bad {sum(s.bad_frames.values())}, resyncs {s.resyncs}, "
                 f"resets {s.resets}, reconnects {max(0, s.connects - 1)}")
@@ -69,9 +83,9 @@ def status_line(board: BoardDevice) -> str:
     return type(inner).__name__
 
 
-def render_view(board: BoardDevice, title: str = "") -> str:
+def render_view(board: BoardDevice, title: str = "", health: SensorHealth | None = None) -> str:
     """The matrix as text, row 0 (White's side) at the bottom: ``#`` occupied, ``.`` empty; ``*`` marks a
-    lit LED on an empty square."""
+    lit LED on an empty square; ``health`` adds the squares seen chattering (any board type)."""
     snap = board.snapshot()
     lights = board.frame.as_dict()
     lines = [f"{title}  seq {snap.seq}, {len(snap.squares)} occupied"]
@@ -85,15 +99,14 @@ def render_view(board: BoardDevice, title: str = "") -> str:
         lines.append(f"{row:2d} " + " ".join(cells))
     lines.append("   " + " ".join(chr(ord("a") + c) for c in range(board.cols)))
     lines.append(status_line(board))
+    if health is not None:
+        lines.append(f"sensors: {health.chatter_count} chattering {sorted(health.chattering) or ''}".rstrip())
     return "\n".join(lines)
 
 
 def doctor(args: argparse.Namespace) -> int:
     """Run the doctor view (and LED test) until Ctrl-C, ``--duration`` or ``--once``."""
-    try:
-        profile = load_profile(args.profile)
-    except ProfileError as exc:
-        raise SystemExit(f"error: {exc}") from None
+    profile = profile_of(args)
     overrides: dict[str, Any] = {}
     if args.stand_in and profile.backend == "gpio":
         matrix = SwitchMatrix(profile.rows, profile.cols, diodes=profile.sensors.diodes)
@@ -102,6 +115,12 @@ def doctor(args: argparse.Namespace) -> int:
         overrides.update(gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins), spi=spi)
     live = sys.stdout.isatty() and not args.once
     board = open_device(profile, port=args.port, **overrides)
+    health = SensorHealth()             # fed from the device's thread; only read here
+
+    def note(snap: Occupancy) -> None:
+        health.note(snap.squares, snap.time)
+
+    board.on_snapshot(note)
     with board:
         link = serial_link(board)
         if link is not None:
@@ -128,7 +147,7 @@ def doctor(args: argparse.Namespace) -> int:
             title = f"dboard doctor: {profile.name} ({profile.backend})"
             if pattern_name:
                 title += f"  LED test: {pattern_name}"
-            view = render_view(board, title)
+            view = render_view(board, title, health)
             if args.once:
                 print(view)
                 return 0

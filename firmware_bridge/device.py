@@ -13,12 +13,14 @@ from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .gpio_backend import GpioDevice
+from .health import WireMap
 from .interfaces import BoardDevice, LedOutput
 from .orientation import Orientation
+from .ports import list_serial_ports
 from .profile import Profile, load_profile
 from .serial_backend import SerialDevice
 from .simulated import SimulatedDevice
-from .types import Cell, CellChange, LedFrame, Occupancy
+from .types import Cell, CellChange, LedFrame, LinkStatus, Occupancy
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,9 @@ class MappedDevice(TrackedSensorSource, LedOutput):
     def on_link(self, listener: Callable[[bool], None]) -> None:
         self.inner.on_link(listener)
 
+    def on_status(self, listener: Callable[[LinkStatus], None]) -> None:
+        self.inner.on_status(listener)
+
     def start(self) -> None:
         self.inner.start()
 
@@ -93,7 +98,7 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
         return SimulatedDevice(profile.rows, profile.cols, **kw)
     if profile.backend == "gpio":
         s, le = profile.sensors, profile.leds
-        kw = dict(rate=s.scan_hz, debounce_scans=s.debounce_scans, diodes=s.diodes, idle_rows=s.idle_rows,
+        kw = dict(rate=s.scan_hz, debounce=s.debounce_ms / 1000, diodes=s.diodes, idle_rows=s.idle_rows,
                   polarity=s.polarity, chain=le.chain, brightness=le.brightness, spi_bus=le.spi_bus,
                   spi_device=le.spi_device, stuck_changes=s.stuck_changes)
         if not le.enabled:
@@ -102,7 +107,7 @@ def build_backend(profile: Profile, *, port: str | None = None, **overrides: Any
         return GpioDevice(profile.rows, profile.cols, profile.gpio.row_pins, profile.gpio.col_pins, **kw)
     se = profile.serial
     kw = dict(baud=se.baud, brightness=profile.leds.brightness, heartbeat=se.heartbeat, silence=se.silence,
-              retry=se.retry)
+              retry=se.retry, finder=list_serial_ports)
     kw.update(overrides)
     return SerialDevice(port or se.port, rows=profile.rows, cols=profile.cols, **kw)
 
@@ -127,3 +132,22 @@ def serial_link(board: BoardDevice) -> SerialDevice | None:
     """The serial link behind ``board`` (through its mapping), or None for a board wired to the host."""
     inner = getattr(board, "inner", board)
     return inner if isinstance(inner, SerialDevice) else None
+
+
+def wire_map(board: Any) -> WireMap:
+    """Which wires each logical square's sensor sits on, named as hardware/wiring.md and the firmware's pin
+    map name them: ``R4 (GPIO 13)`` on a Pi, ``R4 (Mega D26)`` on the serial board, ``R4`` otherwise."""
+    inner = getattr(board, "inner", board)
+    rows, cols = inner.rows, inner.cols
+    if isinstance(inner, GpioDevice):
+        row_names = tuple(f"R{i} (GPIO {pin})" for i, pin in enumerate(inner.scanner.row_pins))
+        col_names = tuple(f"C{j} (GPIO {pin})" for j, pin in enumerate(inner.scanner.col_pins))
+    elif isinstance(inner, SerialDevice):      # hardware/firmware/src/pins.h: rows D22.., columns D40..
+        row_names = tuple(f"R{i} (Mega D{22 + i})" for i in range(rows))
+        col_names = tuple(f"C{j} (Mega D{40 + j})" for j in range(cols))
+    else:
+        row_names, col_names = (), ()
+    orientation = getattr(board, "orientation", None)
+    if orientation is None:
+        return WireMap(rows, cols, row_names, col_names)
+    return WireMap(rows, cols, row_names, col_names, orientation.to_wiring, orientation.to_logical)

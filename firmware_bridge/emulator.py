@@ -14,6 +14,7 @@ import os
 import random
 import select
 import sys
+import termios
 import threading
 import time
 import tty
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 
 from . import protocol as p
+from .gpio_model import SwitchMatrix
 from .types import Cell
 
 log = logging.getLogger(__name__)
@@ -43,12 +45,24 @@ class BoardEmulator:
     """Emulated MCU with a rows x cols matrix, on a pty (``link`` = stable symlink path) or a given fd.
 
     Fault injection: ``unplug``/``replug``, ``send_garbage``, ``corrupt_next``, ``truncate_next``, ``reset``,
-    ``flood``, ``mute``. ``log`` holds every debounced change; ``leds`` the last accepted LED frame.
+    ``flood``, ``mute``, ``stop_reading`` (the host's writes then block once the pty's buffer is full). The
+    pty starts at ``baud``; a host that opens it at another speed hears garbage and is not understood, as
+    with a real UART. With ``matrix`` the pieces act on that electrical model and the MCU reports what it
+    reads, so faults planted in it (a dead reed, a shorted wire) reach the host as from a real board.
+    ``log`` holds every debounced change; ``leds`` the last accepted LED frame.
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, *, link: str | None = None, fd: int | None = None,
-                 seed: int = 0, scan_hz: int = 500, fw: tuple[int, int] = (1, 0)) -> None:
+                 seed: int = 0, scan_hz: int = 500, fw: tuple[int, int] = (1, 0), baud: int = 115200,
+                 matrix: SwitchMatrix | None = None) -> None:
+        if matrix is not None and (matrix.rows, matrix.cols) != (rows, cols):
+            raise ValueError(f"a {matrix.rows}x{matrix.cols} switch matrix for a {rows}x{cols} board")
         self.rows, self.cols = rows, cols
+        self.matrix = matrix
+        self.baud = baud
+        self._speed = getattr(termios, f"B{baud}", None)
+        if self._speed is None:
+            raise ValueError(f"{baud} is not a standard baud rate")
         self.link = link
         self.scan_hz = scan_hz
         self.fw = fw
@@ -71,6 +85,8 @@ class BoardEmulator:
         self._corrupt: Counter[type] = Counter()     # message class -> frames of it still to corrupt
         self._truncate: Counter[type] = Counter()
         self._muted_until = 0.0
+        self._reading = threading.Event()
+        self._reading.set()
         self.sent_frames = 0
         self.dropped_writes = 0
         self._running = False
@@ -115,6 +131,9 @@ class BoardEmulator:
             else:
                 master, slave = os.openpty()
                 tty.setraw(slave)              # no echo, no line discipline: bytes pass unchanged
+                attrs = termios.tcgetattr(slave)
+                attrs[4] = attrs[5] = self._speed    # the MCU's speed, until a host sets its own
+                termios.tcsetattr(slave, termios.TCSANOW, attrs)
                 os.set_blocking(master, False)
                 self._master, self._slave = master, slave
                 self.slave_name = os.ttyname(slave)
@@ -147,23 +166,47 @@ class BoardEmulator:
 
     def place(self, square: Cell) -> None:
         """A piece arrives on ``square`` (debounced at once): logged and sent as CHANGE."""
-        self._change(square, True)
+        self._magnet(square, True)
 
     def lift(self, square: Cell) -> None:
-        self._change(square, False)
+        self._magnet(square, False)
 
     def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Move to ``squares``, one CHANGE per differing square."""
         target = set(squares)
+        if self.matrix is not None:
+            self.matrix.set_occupancy(target)
+            target = set(self.matrix.reading())
+        self._read(target)
+
+    def rescan(self) -> None:
+        """Scan the matrix again (after planting a fault in it): a CHANGE per square that reads otherwise."""
+        if self.matrix is not None:
+            self._read(self.matrix.reading())
+
+    def _magnet(self, square: Cell, present: bool) -> None:
+        if self.matrix is None:
+            self._change(square, present)
+            return
+        self._check(square)
+        (self.matrix.place if present else self.matrix.lift)(square, bounce=0)
+        self.rescan()
+
+    def _read(self, target: Iterable[Cell]) -> None:
+        target = set(target)
         for sq in sorted(self._occupied - target):
             self._change(sq, False)
         for sq in sorted(target - self._occupied):
             self._change(sq, True)
 
-    def _change(self, square: Cell, occupied: bool) -> None:
+    def _check(self, square: Cell) -> None:
         row, col = square
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"square {square!r} is outside the emulated {self.rows}x{self.cols} matrix")
+
+    def _change(self, square: Cell, occupied: bool) -> None:
+        self._check(square)
+        row, col = square
         with self._lock:
             if (square in self._occupied) == occupied:
                 return
@@ -177,8 +220,11 @@ class BoardEmulator:
         """Pull the cable: the pty and its symlink vanish (the host's reads fail). State is kept."""
         self._disconnect()
 
-    def replug(self, *, reset: bool = False) -> None:
-        """Plug back in on a new pty behind the same symlink; with ``reset`` the MCU also reboots."""
+    def replug(self, *, reset: bool = False, link: str | None = None) -> None:
+        """Plug back in on a new pty behind the same symlink (or ``link``: the board comes back under another
+        name, as ttyACM0 -> ttyACM1); with ``reset`` the MCU also reboots."""
+        if link is not None:
+            self.link = link
         self._connect()
         if reset:
             self.reset()
@@ -235,6 +281,18 @@ class BoardEmulator:
         """Stop sending anything for ``seconds`` (a hung MCU); the host should call it silent."""
         self._muted_until = time.monotonic() + seconds
 
+    def stop_reading(self) -> None:
+        """Stop taking bytes from the link (a hung USB stack): the pty fills and the host's writes block.
+        Changes are still sent; ``resume_reading`` takes the backlog."""
+        self._reading.clear()
+
+    def resume_reading(self) -> None:
+        self._reading.set()
+
+    @property
+    def reading_stopped(self) -> bool:
+        return not self._reading.is_set()
+
     # --- wire ---------------------------------------------------------------------------------------
     def _hello_reply(self) -> p.HelloReply:
         return p.HelloReply(self.fw[0], self.fw[1], self.rows, self.cols, self.boot_id, self.scan_hz)
@@ -255,10 +313,28 @@ class BoardEmulator:
             self.sent_frames += 1
             self._write(wire + b"\x00")
 
+    def line_matches(self) -> bool:
+        """Whether the host set the pty to the MCU's speed (always, on a given fd)."""
+        slave = self._slave
+        if slave is None:
+            return True
+        try:
+            return termios.tcgetattr(slave)[5] == self._speed
+        except termios.error:
+            return True
+
+    def _garbled(self, data: bytes) -> bytes:
+        """What the other end of a UART at the wrong speed makes of ``data``: as many bytes of noise, with
+        the 0x00 bytes that long low stretches read as (framing errors), so the noise splits into frames."""
+        rng = self._rng
+        return bytes(0 if rng.random() < 0.15 else rng.randrange(1, 256) for _ in data)
+
     def _write(self, data: bytes) -> None:
         with self._lock:
             if self._master is None:
                 return
+            if not self.line_matches():
+                data = self._garbled(data)
             view = memoryview(data)
             deadline = time.monotonic() + 0.5
             while view:
@@ -278,7 +354,7 @@ class BoardEmulator:
     def _run(self) -> None:
         while self._running:
             master = self._master
-            if master is None:
+            if master is None or not self._reading.wait(0.02):
                 time.sleep(0.01)
                 continue
             try:
@@ -286,6 +362,8 @@ class BoardEmulator:
                 if not ready:
                     continue
                 data = os.read(master, 4096)
+                if not self.line_matches():
+                    data = self._garbled(data)
             except (OSError, ValueError):
                 time.sleep(0.01)                       # closed under us (unplug) or no host yet
                 continue

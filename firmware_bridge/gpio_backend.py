@@ -58,7 +58,7 @@ class GpioDevice(TrackedSensorSource, LedOutput):
     def __init__(self, rows: int, cols: int, row_pins: Sequence[int], col_pins: Sequence[int], *,
                  gpio: GpioModule | None = None, spi: Any = None, spi_bus: int = 0, spi_device: int = 0,
                  rate: float = 200.0,
-                 debounce_scans: int = 3, diodes: bool = True, idle_rows: str = "input",
+                 debounce: float = 0.012, diodes: bool = True, idle_rows: str = "input",
                  polarity: str = "closed-occupied", chain: str = "serpentine", brightness: int = 64,
                  stuck_changes: int = 400, clock: Clock | None = None) -> None:
         if len(row_pins) != rows or len(col_pins) != cols:
@@ -79,7 +79,7 @@ class GpioDevice(TrackedSensorSource, LedOutput):
         self._spi = spi
         self._spi_where = (spi_bus, spi_device)
         self.scanner = MatrixScanner(gpio, row_pins, col_pins, idle=idle_rows)
-        self.debouncer = Debouncer(rows, cols, n=debounce_scans, diodes=diodes, stuck_changes=stuck_changes)
+        self.debouncer = Debouncer(rows, cols, debounce=debounce, diodes=diodes, stuck_changes=stuck_changes)
         self.chain = chain_order(rows, cols, chain)
         self._listeners = Listeners()
         self._tracker = OccupancyTracker(rows, cols, self._listeners, self.clock.now())
@@ -135,13 +135,14 @@ class GpioDevice(TrackedSensorSource, LedOutput):
     # --- scanning -----------------------------------------------------------------------------------
     def scan_once(self) -> list[CellChange]:
         """One full scan: read, debounce, emit changes (and a snapshot after each), refresh LEDs."""
+        started = self.clock.now()
         masks = self.scanner.scan()
         if self.polarity == "open-occupied":
             full = (1 << self.cols) - 1
             masks = [~m & full for m in masks]
         now = self.clock.now()
         out = []
-        for square, occupied in self.debouncer.feed(masks):
+        for square, occupied in self.debouncer.feed(masks, now, started):
             change = self._tracker.apply(square, occupied, now)
             if change:
                 out.append(change)
@@ -164,8 +165,8 @@ class GpioDevice(TrackedSensorSource, LedOutput):
                 self.scans_per_second = window_scans / (now - window_start)
                 window_start, window_scans = now, 0
             next_at += period
-            if next_at < now - 10 * period:      # fell far behind (a busy CPU): do not try to catch up
-                next_at = now
+            if next_at < now:                    # fell behind (a busy CPU): skip, never scan in a burst (a
+                next_at = now + period           # scan straight after a late one would read the same instant)
             wait.wait(max(0.0, next_at - now))
 
     # --- SensorSource / LedOutput -------------------------------------------------------------------

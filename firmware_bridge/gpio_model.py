@@ -3,8 +3,14 @@
 Like gpiozero's mock pin factory, but one level lower: the scanner under test calls ``setup``/``output``/
 ``input`` exactly as on a Raspberry Pi, and each column's level is computed from which pins are driven and
 which contacts are closed: through a diode per switch, or (``diodes=False``) through every sneak path,
-which is where ghost squares come from. Contacts bounce for a few samples after a change; a switch can
-be stuck.
+which is where ghost squares come from. Contacts bounce for a few samples after a change.
+
+Faults, each modelled electrically: a reed stuck closed or dead (``stick``), a missing or shorted diode
+(``remove_diode``: current flows both ways through that switch, so ghosts appear across rectangles), a
+broken wire (``open_row``/``open_col``: the pin no longer reaches the board), two wires touching
+(``short_rows``/``short_cols``: one net, so their readings merge) and two wires on each other's pins
+(``cross_rows``/``cross_cols``). ``SwitchMatrix.reading()`` is what one full scan reads, for the other
+simulated boards (the simulated device, the emulated MCU).
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ class SwitchMatrix:
 
     The diode conducts from the column (pulled up) to the row (driven low) only. ``bounce_samples``: after a
     contact changes, the next that many times its row is driven the contact reads alternately open/closed.
+    Squares are physical (where the magnets are); readings are per pin (row pin, column pin), which differ
+    only when wires are crossed.
     """
 
     def __init__(self, rows: int, cols: int, *, diodes: bool = True, bounce_samples: int = 0) -> None:
@@ -56,11 +64,20 @@ class SwitchMatrix:
         self._closed: set[Cell] = set()
         self._stuck: dict[Cell, bool] = {}
         self._bouncing: dict[Cell, int] = {}
+        self._no_diode: set[Cell] = set()
+        self._open_rows: set[int] = set()
+        self._open_cols: set[int] = set()
+        self._shorts: set[tuple[int, int]] = set()           # node pairs (rows 0.., columns rows..)
+        self._row_wire = list(range(rows))                   # row pin i reaches physical row _row_wire[i]
+        self._col_wire = list(range(cols))
+        self.contention = 0     # a column joined to both a low and a high driver (a short), per solution
+        self.version = 0        # counts every change of magnets or faults (a full reading may differ)
 
     def __repr__(self) -> str:
         return (f"SwitchMatrix({self.rows}x{self.cols}, diodes={self.diodes}, closed={len(self._closed)}, "
-                f"stuck={len(self._stuck)})")
+                f"faults={self.faults() or 'none'})")
 
+    # --- magnets ----------------------------------------------------------------------------------------
     def place(self, square: Cell, *, bounce: int | None = None) -> None:
         """A magnet arrives: the reed closes (after bouncing)."""
         self._set(square, True, bounce)
@@ -71,16 +88,82 @@ class SwitchMatrix:
 
     def set_occupancy(self, squares: Iterable[Cell]) -> None:
         """Close exactly ``squares`` at once (no bounce)."""
+        self.version += 1
         self._closed = {self._check(sq) for sq in squares}
         self._bouncing.clear()
 
+    @property
+    def magnets(self) -> frozenset[Cell]:
+        """Squares with a magnet over them (what the board should report)."""
+        return frozenset(self._closed)
+
+    # --- faults -------------------------------------------------------------------------------------------
     def stick(self, square: Cell, closed: bool = True) -> None:
         """A welded (``closed``) or dead (not closed) reed: ignores magnets from now on."""
+        self.version += 1
         self._stuck[self._check(square)] = closed
 
     def unstick(self, square: Cell) -> None:
         """The reed at ``square`` follows magnets again."""
+        self.version += 1
         self._stuck.pop(square, None)
+
+    def remove_diode(self, square: Cell) -> None:
+        """The diode of ``square``'s switch is missing or shorted: a closed switch conducts both ways."""
+        self.version += 1
+        self._no_diode.add(self._check(square))
+
+    def open_row(self, row: int) -> None:
+        """Row wire ``row`` is broken between its pin and the board: it is never driven."""
+        self.version += 1
+        self._open_rows.add(self._line(row, self.rows, "row"))
+
+    def open_col(self, col: int) -> None:
+        """Column wire ``col`` is broken: its pin reads only its own pull-up."""
+        self.version += 1
+        self._open_cols.add(self._line(col, self.cols, "column"))
+
+    def short_rows(self, a: int, b: int) -> None:
+        """Row wires ``a`` and ``b`` touch (a solder bridge): one net, so their readings merge."""
+        self.version += 1
+        self._shorts.add((self._line(a, self.rows, "row"), self._line(b, self.rows, "row")))
+
+    def short_cols(self, a: int, b: int) -> None:
+        """Column wires ``a`` and ``b`` touch."""
+        self.version += 1
+        r = self.rows
+        self._shorts.add((r + self._line(a, self.cols, "column"), r + self._line(b, self.cols, "column")))
+
+    def cross_rows(self, a: int, b: int) -> None:
+        """Row wires ``a`` and ``b`` are on each other's pins."""
+        self.version += 1
+        w = self._row_wire
+        w[self._line(a, self.rows, "row")], w[self._line(b, self.rows, "row")] = w[b], w[a]
+
+    def cross_cols(self, a: int, b: int) -> None:
+        """Column wires ``a`` and ``b`` are on each other's pins."""
+        self.version += 1
+        w = self._col_wire
+        w[self._line(a, self.cols, "column")], w[self._line(b, self.cols, "column")] = w[b], w[a]
+
+    def faults(self) -> list[str]:
+        """The planted faults, in words (for reprs and test messages)."""
+        out = [f"{'stuck' if closed else 'dead'} {sq}" for sq, closed in sorted(self._stuck.items())]
+        out += [f"no diode {sq}" for sq in sorted(self._no_diode)]
+        out += [f"open row {r}" for r in sorted(self._open_rows)]
+        out += [f"open column {c}" for c in sorted(self._open_cols)]
+        out += [f"short {self._node_name(a)}-{self._node_name(b)}" for a, b in sorted(self._shorts)]
+        out += [f"row pin {i} on row {w}" for i, w in enumerate(self._row_wire) if i != w]
+        out += [f"column pin {j} on column {w}" for j, w in enumerate(self._col_wire) if j != w]
+        return out
+
+    def _node_name(self, node: int) -> str:
+        return f"row {node}" if node < self.rows else f"column {node - self.rows}"
+
+    def _line(self, index: int, count: int, what: str) -> int:
+        if not 0 <= index < count:
+            raise ValueError(f"{what} {index} is outside the {self.rows}x{self.cols} switch matrix")
+        return index
 
     def _check(self, square: Cell) -> Cell:
         row, col = square
@@ -92,15 +175,11 @@ class SwitchMatrix:
         sq = self._check(square)
         if (sq in self._closed) == closed:
             return
+        self.version += 1
         (self._closed.add if closed else self._closed.discard)(sq)
         n = self.bounce_samples if bounce is None else bounce
         if n:
             self._bouncing[sq] = n
-
-    @property
-    def magnets(self) -> frozenset[Cell]:
-        """Squares with a magnet over them (what the board should report)."""
-        return frozenset(self._closed)
 
     def contact(self, square: Cell, sample: bool = False) -> bool:
         """Whether the contact conducts now; ``sample`` consumes one bounce step."""
@@ -116,6 +195,86 @@ class SwitchMatrix:
                     self._bouncing[square] = left - 1
             return closed if left % 2 else not closed
         return closed
+
+    # --- the electrical solution ------------------------------------------------------------------------
+    @property
+    def _plain(self) -> bool:
+        """Diodes everywhere and every wire sound: each column is low exactly through its own switches."""
+        return (self.diodes and not self._no_diode and not self._open_rows and not self._open_cols
+                and not self._shorts and self._row_wire == sorted(self._row_wire)
+                and self._col_wire == sorted(self._col_wire))
+
+    def levels(self, drive: Sequence[int]) -> list[int]:
+        """Per column pin: LOW or HIGH when a driver reaches it, -1 when only its pull decides. ``drive`` is
+        per row pin: LOW, HIGH or -1 (high impedance). Samples (advances) the bounce of driven-low rows."""
+        rows = [-1] * self.rows                       # per physical row wire: its driven level
+        for pin, level in enumerate(drive):
+            wire = self._row_wire[pin]
+            if level != -1 and wire not in self._open_rows:
+                rows[wire] = level
+        contacts = {(r, c) for r in range(self.rows) for c in range(self.cols)
+                    if self.contact((r, c), sample=rows[r] == LOW)}
+        if self._plain:
+            pulled = {c for r, c in contacts if rows[r] == LOW}
+            return [LOW if c in pulled else -1 for c in range(self.cols)]
+        flow = self._flow(contacts)
+        r0 = self.rows
+        out = []
+        for pin in range(self.cols):
+            wire = self._col_wire[pin]
+            if wire in self._open_cols:
+                out.append(-1)
+                continue
+            node = r0 + wire
+            low = any(rows[n] == LOW for n in _reach(flow, node) if n < r0)
+            high = any(rows[n] == HIGH for n in _reach(_reverse(flow), node) if n < r0)
+            if low and high:
+                self.contention += 1
+            out.append(LOW if low else HIGH if high else -1)
+        return out
+
+    def _flow(self, contacts: set[Cell]) -> dict[int, set[int]]:
+        """Which way current can flow between wires (nodes: rows 0.., columns rows..): column -> row through
+        a diode, both ways through a switch without one and through a short."""
+        r0 = self.rows
+        flow: dict[int, set[int]] = {}
+        for r, c in contacts:
+            flow.setdefault(r0 + c, set()).add(r)
+            if not self.diodes or (r, c) in self._no_diode:
+                flow.setdefault(r, set()).add(r0 + c)
+        for a, b in self._shorts:
+            flow.setdefault(a, set()).add(b)
+            flow.setdefault(b, set()).add(a)
+        return flow
+
+    def reading(self) -> frozenset[Cell]:
+        """What one full scan reads: row pin i driven low (the others high impedance), the column pins that
+        read low give (i, j). Without faults, exactly the closed contacts."""
+        out = set()
+        for pin in range(self.rows):
+            drive = [-1] * self.rows
+            drive[pin] = LOW
+            out |= {(pin, j) for j, level in enumerate(self.levels(drive)) if level == LOW}
+        return frozenset(out)
+
+
+def _reach(flow: dict[int, set[int]], start: int) -> set[int]:
+    """Every node current can reach from ``start``."""
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in flow.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _reverse(flow: dict[int, set[int]]) -> dict[int, set[int]]:
+    back: dict[int, set[int]] = {}
+    for a, targets in flow.items():
+        for b in targets:
+            back.setdefault(b, set()).add(a)
+    return back
 
 
 class GPIOModel:
@@ -230,47 +389,10 @@ class GPIOModel:
         return out
 
     def _solve(self) -> list[int]:
-        """Level of every column wire: LOW/HIGH when connected to a driver, -1 when only its pull decides."""
-        m = self.matrix
-        rows = self._driven()
-        sampled = [r for r, level in enumerate(rows) if level == LOW]
-        contacts = {(r, c) for r in range(m.rows) for c in range(m.cols)
-                    if m.contact((r, c), sample=r in sampled)}
-        levels: list[int] = []
-        if m.diodes:
-            # current can only flow column -> diode -> row, so only a LOW row can pull a column down
-            for c in range(m.cols):
-                low = any(rows[r] == LOW and (r, c) in contacts for r in range(m.rows))
-                levels.append(LOW if low else -1)
-            return levels
-        # no diodes: columns and rows joined by closed contacts form nets (union-find)
-        parent = list(range(m.rows + m.cols))
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for r, c in contacts:
-            parent[find(r)] = find(m.rows + c)
-        net_low: set[int] = set()
-        net_high: set[int] = set()
-        for r, level in enumerate(rows):
-            if level == LOW:
-                net_low.add(find(r))
-            elif level == HIGH:
-                net_high.add(find(r))
-        for c in range(m.cols):
-            net = find(m.rows + c)
-            if net in net_low:
-                if net in net_high:
-                    self.contention += 1
-                levels.append(LOW)
-            elif net in net_high:
-                levels.append(HIGH)
-            else:
-                levels.append(-1)
+        """Level of every column pin: LOW/HIGH when connected to a driver, -1 when only its pull decides."""
+        before = self.matrix.contention
+        levels = self.matrix.levels(self._driven())
+        self.contention += self.matrix.contention - before
         return levels
 
     def __repr__(self) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Protocol
 
-from .types import CellChange, LedFrame, Occupancy
+from .types import CellChange, LedFrame, LinkStatus, Occupancy
 
 SnapshotListener = Callable[[Occupancy], None]
 ChangeListener = Callable[[CellChange], None]
@@ -51,6 +51,11 @@ class SensorSource(abc.ABC):
         """Call ``listener(connected)`` when the link to the board drops or comes back. A board wired to the
         host (GPIO, simulated) has no such link and never calls it."""
 
+    def on_status(self, listener: Callable[[LinkStatus], None]) -> None:  # noqa: B027 - optional
+        """Call ``listener(status)`` whenever the link's state changes: connecting, connected, not
+        responding (a wrong speed, wrong firmware, a hung board), disconnected. Boards wired to the host never
+        call it."""
+
     def __enter__(self) -> SensorSource:
         self.start()
         return self
@@ -86,6 +91,7 @@ class BoardDevice(Protocol):
     def on_snapshot(self, listener: SnapshotListener) -> None: ...
     def on_change(self, listener: ChangeListener) -> None: ...
     def on_link(self, listener: Callable[[bool], None]) -> None: ...
+    def on_status(self, listener: Callable[[LinkStatus], None]) -> None: ...
     def show(self, frame: LedFrame) -> None: ...
     @property
     def frame(self) -> LedFrame: ...

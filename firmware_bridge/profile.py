@@ -31,7 +31,10 @@ class SensorSettings:
 
     squares: str = "all"
     polarity: str = "closed-occupied"
-    debounce_scans: int = 3
+    debounce_ms: float = 12.0
+    """How long a square's new reading must hold, measured on the clock (not in scans): 12 ms never lets a
+    10 ms flicker through, whatever the scan rhythm, and sees every 20 ms lift while the scans keep 5 ms
+    apart (200 scans/s) and each takes under 3 ms; a scan held up inside the lift can lose it."""
     scan_hz: float = 200.0
     diodes: bool = True
     idle_rows: str = "input"
@@ -215,19 +218,22 @@ def parse_profile(data: dict[str, Any], *, source: str = "<profile>", default_na
     orient.finish()
 
     s = top.table_of("sensors")
+    scan_hz = s.number("scan_hz", float, 200.0, 1.0, 5000.0)
     sensors = SensorSettings(
         squares=s.choice("squares", SENSOR_SETS, "all"),
         polarity=s.choice("polarity", POLARITIES, "closed-occupied"),
-        debounce_scans=s.number("debounce_scans", int, 3, 1, 50),
-        scan_hz=s.number("scan_hz", float, 200.0, 1.0, 5000.0),
+        debounce_ms=_debounce_ms(s, scan_hz),
+        scan_hz=scan_hz,
         diodes=s.get("diodes", bool, True),
         idle_rows=s.choice("idle_rows", IDLE_MODES, "input"),
         stuck_changes=s.number("stuck_changes", int, 400, 1, 1_000_000),
     )
     s.finish()
-    if not sensors.diodes and sensors.idle_rows == "high":
-        raise ProfileError(f"{source}: key sensors.idle_rows = 'high' shorts rows together without diodes; "
-                           f"use 'input'")
+    if not sensors.diodes:
+        raise ProfileError(f"{source}: key sensors.diodes = false cannot work: without a diode per switch, "
+                           f"a piece lifted from the start position still reads as there (the pieces around "
+                           f"it close a sneak path through its square), so no move could be seen; fit one "
+                           f"diode per switch (hardware/wiring.md) and remove the key")
 
     g = top.table_of("gpio")
     gpio = GpioSettings(row_pins=g.pins("row_pins"), col_pins=g.pins("col_pins"))
@@ -264,6 +270,18 @@ def parse_profile(data: dict[str, Any], *, source: str = "<profile>", default_na
     if backend == "gpio":
         _check_pins(source, rows, cols, gpio, leds)
     return Profile(name, rows, cols, backend, white_side, sensors, gpio, leds, serial, simulated, source)
+
+
+def _debounce_ms(table: _Reader, scan_hz: float) -> float:
+    """``sensors.debounce_ms``, or the older ``sensors.debounce_scans`` turned into the time it meant at
+    ``scan_hz``: n equal readings span n - 1 scan periods (a count of scans is no measure of time when the
+    scans come late)."""
+    if "debounce_scans" in table.table:
+        if "debounce_ms" in table.table:
+            raise ProfileError(f"{table.source}: keys sensors.debounce_ms and sensors.debounce_scans both "
+                               f"set; keep debounce_ms")
+        return round((table.number("debounce_scans", int, 3, 1, 50) - 1) * 1000 / scan_hz, 3)
+    return table.number("debounce_ms", float, 12.0, 0.0, 1000.0)
 
 
 def _check_pins(source: str, rows: int, cols: int, gpio: GpioSettings, leds: LedSettings) -> None:

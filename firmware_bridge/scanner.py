@@ -1,5 +1,6 @@
 """Matrix scanning logic for the GPIO backend: drive one row low at a time, read the pulled-up columns;
-then debounce (N equal readings), spot ghost readings (diodes absent) and stuck or chattering switches."""
+then debounce (a state must hold for the debounce time), spot ghost readings (diodes absent) and stuck or
+chattering switches."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .types import Cell
 log = logging.getLogger(__name__)
 
 IDLE_MODES = ("input", "high")
+_EPSILON = 1e-9     # clock times are sums of floats: 0.005 + 0.005 must count as 0.010
 
 
 class MatrixScanner:
@@ -153,64 +155,79 @@ class Diagnostics:
 
 
 class Debouncer:
-    """Accepts a square's new state after ``n`` equal consecutive readings; tracks bounces, ghosts and stuck
-    switches. Pure logic: feed it raw masks, get back the accepted changes."""
+    """Accepts a square's new state once it has held for ``debounce`` seconds measured on the clock (seen on
+    every scan in between), whatever the scan rhythm: a catch-up burst of scans after a stall counts no more
+    than one. Tracks bounces, ghosts and stuck switches. Pure logic: feed it raw masks and the time."""
 
-    def __init__(self, rows: int, cols: int, *, n: int = 3, diodes: bool = True, stuck_changes: int = 400,
-                 chatter_scans: int = 200) -> None:
-        if n < 1:
-            raise ValueError(f"debounce needs at least 1 equal reading, got {n}")
-        self.rows, self.cols, self.n = rows, cols, n
+    def __init__(self, rows: int, cols: int, *, debounce: float = 0.012, diodes: bool = True,
+                 stuck_changes: int = 400, chatter_time: float = 1.0) -> None:
+        if debounce < 0:
+            raise ValueError(f"debounce must be >= 0 seconds, got {debounce}")
+        self.rows, self.cols, self.debounce = rows, cols, debounce
         self.diodes = diodes
         self.stuck_changes = stuck_changes
-        self.chatter_scans = chatter_scans
+        self.chatter_time = chatter_time
         self.stable = [0] * rows
-        self._count: dict[Cell, int] = {}
-        self._unsettled: dict[Cell, int] = {}
+        self._since: dict[Cell, float] = {}         # square -> when its differing reading was first seen
+        self._unsettled: dict[Cell, tuple[float, float]] = {}   # square -> (episode start, last disturbance)
+        self._chattering: set[Cell] = set()
         self._closed_since: dict[Cell, int] = {}    # square -> diag.changes when it last closed
         self.diag = Diagnostics()
 
     def __repr__(self) -> str:
-        return (f"Debouncer({self.rows}x{self.cols}, n={self.n}, diodes={self.diodes}, "
-                f"scans={self.diag.scans})")
+        return (f"Debouncer({self.rows}x{self.cols}, debounce={self.debounce * 1000:g} ms, "
+                f"diodes={self.diodes}, scans={self.diag.scans})")
 
-    def feed(self, masks: Sequence[int]) -> list[tuple[Cell, bool]]:
-        """One scan's raw masks (bit set = closed) -> the squares whose debounced state changed."""
+    def feed(self, masks: Sequence[int], now: float, started: float | None = None) -> list[tuple[Cell, bool]]:
+        """One scan's raw masks (bit set = closed), read between ``started`` and ``now`` -> the squares whose
+        debounced state changed. A reading counts from the end of the scan that first saw it to the start
+        of the one that sees it still: a scan held up half-way (a busy CPU) never stretches a flicker."""
+        began = now if started is None else started
         d = self.diag
         d.scans += 1
         if not self.diodes:
             masks = self._hold_ghosts(masks)
         changes: list[tuple[Cell, bool]] = []
-        count = self._count
+        since = self._since
         for r in range(self.rows):
             diff = masks[r] ^ self.stable[r]
-            if not diff and not count:
+            if not diff and not since:
                 continue
             for c in range(self.cols):
                 sq = (r, c)
                 if diff >> c & 1:
-                    k = count.get(sq, 0) + 1
-                    if k >= self.n:
-                        count.pop(sq, None)
-                        self._unsettled.pop(sq, None)
+                    first = since.setdefault(sq, now)
+                    if began - first >= self.debounce - _EPSILON:
+                        del since[sq]
+                        self._settled(sq)
                         self.stable[r] ^= 1 << c
-                        closed = bool(self.stable[r] >> c & 1)
-                        changes.append((sq, closed))
+                        changes.append((sq, bool(self.stable[r] >> c & 1)))
                     else:
-                        count[sq] = k
-                        u = self._unsettled.get(sq, 0) + 1
-                        self._unsettled[sq] = u
-                        if u == self.chatter_scans:
-                            d.chatter += 1
-                            log.warning("square %r chatters for %d scans without settling (loose reed or "
-                                        "magnet at the edge?)", sq, u)
-                elif sq in count:
-                    del count[sq]                 # went back before n equal readings: a bounce
+                        self._check_chatter(sq, now)
+                elif sq in since:
+                    del since[sq]                 # went back before holding for the debounce time: a bounce
                     d.bounces += 1
                     d.bounce_by_square[sq] = d.bounce_by_square.get(sq, 0) + 1
         if changes:
             self._track_stuck(changes)
         return changes
+
+    def _settled(self, sq: Cell) -> None:
+        self._unsettled.pop(sq, None)
+        self._chattering.discard(sq)
+
+    def _check_chatter(self, sq: Cell, now: float) -> None:
+        """A square disturbed again and again, never quiet for ``chatter_time``, counts once per episode."""
+        start, last = self._unsettled.get(sq, (now, now))
+        if now - last > self.chatter_time:
+            start = now                        # quiet long enough since the last disturbance: a new episode
+            self._chattering.discard(sq)
+        self._unsettled[sq] = (start, now)
+        if now - start >= self.chatter_time and sq not in self._chattering:
+            self._chattering.add(sq)
+            self.diag.chatter += 1
+            log.warning("square %r chatters for %.1f s without settling (loose reed or magnet at the edge?)",
+                        sq, now - start)
 
     def _hold_ghosts(self, masks: Sequence[int]) -> list[int]:
         """Without diodes, newly closed readings a sneak path could explain are held at their stable state."""

@@ -10,6 +10,10 @@ Quick use::
     board.knock((0, 0))                          # lift + replace shorter than the debounce: no event
     board.noise((5, 5), edges=3)                 # spurious contact chatter: no event, counted in .bounces
 
+With ``matrix=SwitchMatrix(...)`` the contacts are what a scan of that electrical model reads, so faults
+planted in it (a dead reed, a broken or shorted wire, a missing diode) read as on a real board; the board
+re-reads the matrix whenever time passes.
+
 Every action is a physical gesture made at the board's clock time. With ``auto_settle=True`` (the default)
 each action then advances the board's ManualClock past the debounce interval, so its debounced events are
 delivered synchronously inside the call. With ``auto_settle=False`` actions only change the raw contacts and
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame, check_square
 from .clock import ManualClock
+from .gpio_model import SwitchMatrix
 from .interfaces import LedOutput
 from .types import Cell, LedFrame, Pattern
 
@@ -48,18 +53,24 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
     ``debounce``: seconds a contact must stay unchanged before it counts (0 = every raw edge counts).
     ``bounce``: extra open/close chatter edges added to every place/lift (deterministic, 1 ms apart).
     ``clock``: the ManualClock the board reads and (when auto-settling) advances; a new one at 0.0 if None.
+    ``matrix``: an electrical model the pieces act on; the contacts are then what it reads (faults included).
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, *, debounce: float = 0.03, bounce: int = 0,
-                 clock: ManualClock | None = None, auto_settle: bool = True) -> None:
+                 clock: ManualClock | None = None, auto_settle: bool = True,
+                 matrix: SwitchMatrix | None = None) -> None:
         if rows < 1 or cols < 1:
             raise ValueError(f"a board needs at least one row and one column, got {rows}x{cols}")
         if debounce < 0:
             raise ValueError(f"debounce must be >= 0 seconds, got {debounce}")
         if bounce < 0:
             raise ValueError(f"bounce must be >= 0 edges, got {bounce}")
+        if matrix is not None and (matrix.rows, matrix.cols) != (rows, cols):
+            raise ValueError(f"a {matrix.rows}x{matrix.cols} switch matrix for a {rows}x{cols} board")
         self.rows = rows
         self.cols = cols
+        self.matrix = matrix
+        self._matrix_version = -1
         self.debounce = debounce
         self.bounce = bounce
         self.auto_settle = auto_settle
@@ -78,10 +89,13 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
 
     def resize(self, rows: int, cols: int) -> None:
         """Become an empty ``rows`` x ``cols`` board (a virtual board follows the variant; a real one cannot):
-        every piece is taken off, the LEDs go dark, and listeners get the empty snapshot."""
+        every piece is taken off, the LEDs go dark, and listeners get the empty snapshot. A switch matrix is
+        replaced by a sound one of the new size (its faults belonged to the old board)."""
         if rows < 1 or cols < 1:
             raise ValueError(f"a board needs at least one row and one column, got {rows}x{cols}")
         with self._lock:
+            if self.matrix is not None and (self.matrix.rows, self.matrix.cols) != (rows, cols):
+                self.matrix, self._matrix_version = SwitchMatrix(rows, cols), -1
             self.rows, self.cols = rows, cols
             self._raw.clear()
             self._since.clear()
@@ -146,7 +160,7 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         """Briefly disturb ``square`` (lift and replace, or touch an empty one) for less than the debounce."""
         sq = check_square(square, self.rows, self.cols)
         duration = self.debounce / 2 if duration is None else duration
-        state = self._raw.get(sq, False)
+        state = self._magnet(sq)
         self._edge(sq, not state)
         self.advance(duration)
         self._edge(sq, state)
@@ -156,7 +170,7 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         """A burst of ``edges`` pairs of spurious contact edges on ``square`` (1 ms apart), ending where it
         started: electrical noise the debounce must swallow."""
         sq = check_square(square, self.rows, self.cols)
-        state = self._raw.get(sq, False)
+        state = self._magnet(sq)
         step = min(0.001, self.debounce / 4) if self.debounce else 0.0
         for _ in range(edges):
             self._edge(sq, not state)
@@ -186,6 +200,10 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         """Set up the board at once: raw and debounced state become ``squares``; one change per differing
         square (each with its own seq), then a single snapshot."""
         target = {check_square(sq, self.rows, self.cols) for sq in squares}
+        if self.matrix is not None:
+            self.matrix.set_occupancy(target)
+            self._matrix_version = self.matrix.version
+            target = set(self.matrix.reading())
         with self._lock:
             self._raw = dict.fromkeys(target, True)
             self._since.clear()
@@ -195,6 +213,7 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
     def advance(self, seconds: float) -> None:
         """Let ``seconds`` pass on the board clock, firing every debounced change that falls due, in order."""
         target = self.clock.now() + seconds
+        self._read_matrix()
         while True:
             with self._lock:
                 due = [(since + self.debounce, sq) for sq, since in self._since.items()
@@ -222,7 +241,29 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
             self.advance(step)
         self._edge(sq, closed)
 
+    def _magnet(self, sq: Cell) -> bool:
+        """Whether a piece stands on ``sq`` (with a matrix, what its contact reads may differ)."""
+        return sq in self.matrix.magnets if self.matrix is not None else self._raw.get(sq, False)
+
     def _edge(self, sq: Cell, closed: bool) -> None:
+        """The magnet over ``sq`` arrives or leaves: its contact follows (or, with a matrix, the whole
+        reading does)."""
+        if self.matrix is None:
+            self._contact(sq, closed)
+            return
+        (self.matrix.place if closed else self.matrix.lift)(sq, bounce=0)
+        self._read_matrix()
+
+    def _read_matrix(self) -> None:
+        """Apply what a scan of the matrix reads now, one raw edge per contact that differs."""
+        if self.matrix is None or self.matrix.version == self._matrix_version:
+            return
+        self._matrix_version = self.matrix.version
+        reading = self.matrix.reading()
+        for sq in sorted({*reading, *(sq for sq, closed in self._raw.items() if closed)}):
+            self._contact(sq, sq in reading)
+
+    def _contact(self, sq: Cell, closed: bool) -> None:
         with self._lock:
             now = self.clock.now()
             if self._raw.get(sq, False) == closed:
@@ -257,5 +298,7 @@ class SimulatedDevice(TrackedSensorSource, LedOutput):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
+        planted = self.matrix.faults() if self.matrix is not None else []
+        faults = f", faults={planted}" if planted else ""
         return (f"SimulatedDevice(rows={self.rows}, cols={self.cols}, debounce={self.debounce}, "
-                f"occupied={len(self.occupied)}, seq={self._tracker.seq}, clock={self.clock!r})")
+                f"occupied={len(self.occupied)}, seq={self._tracker.seq}, clock={self.clock!r}{faults})")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import ClassVar
 
 Cell = tuple[int, int]
 
@@ -29,6 +30,31 @@ class CellChange:
     occupied: bool
     seq: int
     time: float
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    """The link to a board with its own microcontroller (serial), as a person should hear of it.
+
+    ``state``: ``connecting`` (looking for the board or waiting for its first answer), ``connected`` (it
+    answers with valid frames), ``not responding`` (a port is open but no valid frame comes, or writes do not
+    complete: wrong speed, wrong firmware, a hung board) or ``disconnected`` (the port is gone).
+    ``reason`` says what was seen, in plain words.
+    """
+
+    state: str
+    port: str
+    reason: str = ""
+
+    STATES: ClassVar[tuple[str, ...]] = ("connecting", "connected", "not responding", "disconnected")
+
+    def __post_init__(self) -> None:
+        if self.state not in self.STATES:
+            raise ValueError(f"link state must be one of {', '.join(self.STATES)}, got {self.state!r}")
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "connected"
 
 
 class Pattern(Enum):

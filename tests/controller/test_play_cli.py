@@ -393,3 +393,31 @@ def test_sigterm_on_a_read_only_card_exits_cleanly(tmp_path: Path) -> None:
                 service.wait()
     assert service.returncode == 0, err
     assert "Traceback" not in err
+
+
+def test_play_masks_a_square_and_confirms_a_move_it_cannot_see(tmp_path: Path) -> None:
+    """The console's side of a broken square: mask it, put a piece there (unseen), confirm the move."""
+    text = play(tmp_path, "mask 13\nhealth\nlift 5 1\nplace 4 0\nhealth\nconfirm 9-13\nunmask 13\nhealth\n"
+                "pdn\n", *TWO_PEOPLE, "--no-journal").stdout
+    assert "[info] Masked 13: the game is trusted for it" in text
+    assert "link: wired to the host\nno sensor or wire at fault\nmasked: 13" in text
+    assert "The board cannot see a piece on 13 (masked): if you put it there, confirm 9-13" in text
+    assert "to confirm: 9-13" in text
+    assert "[info] 9-13 is confirmed by hand." in text and "move 1: 9-13 (black)" in text
+    assert "[info] 13 is read again." in text and "1. 9-13 *" in text
+
+
+def test_the_config_masks_squares_and_a_bad_name_is_one_line(tmp_path: Path) -> None:
+    """``masked_squares`` in the config file: masked from the start, a move onto it waits for a confirmation;
+    a name that is no square stops `dboard play` with the key and what was expected, not a traceback."""
+    config = tmp_path / "config.toml"
+    config.write_text('masked_squares = "13 r0c1"\n', encoding="utf-8")
+    text = play(tmp_path, "health\nlift 5 1\nplace 4 0\nconfirm 9-13\npdn\n", *TWO_PEOPLE, "--no-journal",
+                "--config", str(config)).stdout
+    assert "masked: r0c1 13" in text           # r0c1: a light square, named by row and column
+    assert "The board cannot see a piece on 13 (masked): if you put it there, confirm 9-13" in text
+    assert "1. 9-13 *" in text
+    config.write_text('masked_squares = "13 99"\n', encoding="utf-8")
+    out = play(tmp_path, "", *TWO_PEOPLE, "--config", str(config), expect=1)
+    assert out.stderr.strip() == ("dboard play: error: masked_squares: '99' is neither a square of English "
+                                  "draughts nor rROWcCOL (like r3c4)")

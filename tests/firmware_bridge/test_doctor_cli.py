@@ -15,7 +15,9 @@ import pytest
 from firmware_bridge import cli
 from firmware_bridge.emulator import BoardEmulator
 from firmware_bridge.gpio_backend import BackendUnavailable
+from firmware_bridge.health import SensorHealth
 from firmware_bridge.serial_backend import SerialDevice
+from firmware_bridge.simulated import SimulatedDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,6 +33,7 @@ def test_doctor_once_on_the_simulated_board(capsys: pytest.CaptureFixture[str]) 
     assert run(["--profile", "10x10", "--once"]) == 0
     out = capsys.readouterr().out
     assert "10x10 (simulated)" in out and " 9 . . . . . . . . . ." in out and "a b c d e f g h i j" in out
+    assert "sensors: 0 chattering" in out
 
 
 def test_doctor_led_test_shows_every_square_and_color(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,3 +103,13 @@ def test_emulator_runs_as_a_separate_process(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=5)
+
+
+def test_the_view_names_the_squares_seen_chattering() -> None:
+    board = SimulatedDevice(8, 8)
+    health = SensorHealth()
+    health.note(frozenset({(4, 4)}), 0.0)
+    for t in (1.0, 1.4, 1.8):                   # off for 40 ms every 0.4 s
+        health.note(frozenset(), t)
+        health.note(frozenset({(4, 4)}), t + 0.04)
+    assert cli.render_view(board, "t", health).endswith("sensors: 1 chattering [(4, 4)]")

@@ -46,6 +46,8 @@ def write(tmp_path: Path, text: str) -> Path:
     ("rows = 8\ncols = 8\n[leds]\nbrightness = 300",
      r"key leds.brightness must be between 0 and 255, got 300"),
     ("rows = 8\ncols = 8\n[sensors]\ndiodes = 'yes'", r"key sensors.diodes must be true or false"),
+    ("rows = 8\ncols = 8\n[sensors]\ndiodes = false",
+     r"sensors.diodes = false cannot work: .* a piece lifted from the start position .* fit one diode"),
     ("rows = 8\ncols = 8\n[leds]\ncolor = 1", r"unknown key leds.color"),
     ("cols = 8", r"missing key rows"),
     ("rows = 8\ncols = 8\nbackend = 'gpio'\n[gpio]\nrow_pins = [1,2]\ncol_pins = []",
@@ -56,10 +58,23 @@ def write(tmp_path: Path, text: str) -> Path:
     ("rows = 8\ncols = 10\n[orientation]\nwhite_side = 'west'", r"needs a square board"),
     ("rows = 8\ncols = 8\n[serial]\nheartbeat = 2.0", r"serial.silence \(1.5\) must exceed"),
     ("rows = [8", r"not valid TOML"),
+    ("rows = 8\ncols = 8\n[sensors]\ndebounce_ms = 10\ndebounce_scans = 2",
+     r"debounce_ms and sensors.debounce_scans"),
 ])
 def test_bad_profiles_name_file_and_key(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ProfileError, match=message):
         load_profile(write(tmp_path, text))
+
+
+def test_debounce_is_a_time_and_an_old_count_of_scans_is_read_as_the_time_it_meant() -> None:
+    assert load_profile("8x8-gpio").sensors.debounce_ms == 12.0
+    old = parse_profile({"rows": 2, "cols": 2, "backend": "gpio",
+                         "gpio": {"row_pins": [4, 5], "col_pins": [6, 12]},
+                         "sensors": {"debounce_scans": 5, "scan_hz": 400}})
+    assert old.sensors.debounce_ms == 10.0       # 5 equal readings span 4 periods of 2.5 ms
+    gpio = GPIOModel(SwitchMatrix(2, 2), [4, 5], [6, 12])
+    board = open_device(old, gpio=gpio, spi=False)
+    assert isinstance(board, GpioDevice) and board.debouncer.debounce == 0.010
 
 
 def test_unknown_profile_name_lists_known_ones() -> None:

@@ -7,6 +7,7 @@ gap cannot be seen by anyone; the tests keep gaps to one change per square, and 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import defaultdict
@@ -16,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.ports import PortInfo
 from firmware_bridge.protocol import Ack, HelloReply
 from firmware_bridge.serial_backend import SerialDevice, led_message
-from firmware_bridge.types import BLUE, GREEN, Cell, CellChange, LedFrame, Light, Pattern
+from firmware_bridge.types import BLUE, GREEN, Cell, CellChange, LedFrame, Light, LinkStatus, Pattern
 
 TIMEOUT = 5.0
 
@@ -200,12 +202,13 @@ def test_silent_device_is_reconnected(rig: Rig) -> None:
 
 
 def test_led_frame_is_resent_until_acked(rig: Rig) -> None:
+    wait_for(lambda: rig.emu.leds is not None and rig.host._led_seq is None, "the first frame acknowledged")
     rig.emu.corrupt_next(kind=Ack)  # pretend the MCU's ACK is damaged
     frame = LedFrame.of(8, 8, {(3, 4): Light(GREEN, Pattern.FAST_BLINK)})
     rig.host.show(frame)
-    wait_for(lambda: rig.host._led_seq is None, "LED frame acknowledged")
-    assert rig.emu.leds == led_message(frame, rig.host.brightness)
-    assert rig.host.frame == frame
+    wait_for(lambda: rig.emu.leds == led_message(frame, rig.host.brightness) and rig.host._led_seq is None,
+             "LED frame shown and acknowledged")
+    assert rig.host.stats.led_resends >= 1 and rig.host.frame == frame
 
 
 def test_emulator_answers_bad_frames_with_error(tmp_path: Path) -> None:
@@ -254,3 +257,97 @@ def test_emulator_signals_the_first_led_frame_and_forgets_it_on_reset(tmp_path: 
             assert not emu.wait_for_leds(0) and emu.leds is None
         finally:
             port.close()
+
+
+def test_a_write_that_does_not_complete_is_a_link_fault_and_the_newest_frame_is_sent(tmp_path: Path) -> None:
+    """The MCU stops reading: ``show()`` only keeps the newest frame (it never waits on the port), the write
+    that cannot complete times out, the link is "not responding" and reconnects; the newest frame is shown."""
+    emu = BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=5).start()
+    host = SerialDevice(emu.port, heartbeat=0.05, silence=60.0, answer=60.0, retry=0.02, write_timeout=0.2)
+    seen: list[LinkStatus] = []
+    host.on_status(seen.append)
+    try:
+        host.start()
+        assert host.wait_synced(TIMEOUT)
+        emu.stop_reading()
+        frames = [LedFrame.of(8, 8, {(n, n): Light(GREEN, Pattern.ON)}) for n in range(8)]
+        shown = 0
+        while host.stats.write_timeouts == 0:   # until the pty is full and a write cannot complete
+            host.show(frames[shown % 8])
+            shown += 1
+            wait_for(lambda: not host._led_dirty or host.stats.write_timeouts > 0, "the writer to take it")
+            assert shown < 10_000, "the writes never blocked"
+        wait_for(lambda: host.status.state == "not responding", "the link fault")
+        assert "did not complete in 0.2 s" in host.status.reason and not host.connected
+        newest = LedFrame.of(8, 8, {(7, 0): Light(BLUE, Pattern.SLOW_BLINK)})
+        host.show(newest)                        # returns at once although nothing can be written
+        emu.resume_reading()
+        wait_for(lambda: host.connected and emu.leds == led_message(newest, host.brightness),
+                 "the newest frame on the board after reconnecting")
+        states = [s.state for s in seen]
+        assert states[0] == "connecting" and states[-1] == "connected" and "not responding" in states
+    finally:
+        host.close()
+        emu.close()
+
+
+def test_a_board_at_another_speed_is_not_responding_and_never_connected(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 24, failure 5: at 9600 baud against a 115200 board every byte is garbage. The link must say
+    "not responding (wrong speed or firmware?)", never "connected", and read nothing."""
+    emu = BoardEmulator(8, 8, link=str(tmp_path / "tty"), seed=9)
+    emu._occupied = {(0, 0), (7, 7)}
+    host = SerialDevice(emu.port, baud=9600, heartbeat=0.05, silence=0.4, answer=0.5, retry=0.02)
+    seen: list[LinkStatus] = []
+    host.on_status(seen.append)
+    with caplog.at_level(logging.DEBUG, logger="firmware_bridge.serial_backend"), emu:
+        host.start()
+        try:
+            wait_for(lambda: host.stats.connects >= 2, "a first attempt")
+            emu.flood(40)                  # pieces moving: CHANGE frames the host hears as garbage
+            wait_for(lambda: host.stats.not_responding >= 3, "three attempts to be called not responding")
+            assert host.status.state == "not responding" and "wrong speed or firmware?" in host.status.reason
+            assert not host.connected and host.snapshot().squares == frozenset()
+            assert sum(host.stats.bad_frames.values()) > 0 and host.stats.frames_in == 0
+        finally:
+            host.close()
+    assert "connected" not in [s.state for s in seen]
+    assert not [r for r in caplog.records if r.getMessage().endswith("connected")]
+    warned = [r for r in caplog.records
+              if r.levelno == logging.WARNING and "not responding" in r.getMessage()]
+    assert len(warned) == 1, "said once, not at every attempt"
+
+
+def test_a_board_back_under_another_name_is_found_by_its_usb_id_and_hello(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 24, failure 4: the board comes back as ttyACM1. The finder lists the ports with their USB ids;
+    the host probes the ones with its board's id, keeps the one whose firmware answers HELLO with its size
+    (not a same-make 10x10 board), and reads the move made meanwhile. Failed opens are said at info level."""
+    acm0, acm1, acm2 = (str(tmp_path / name) for name in ("ttyACM0", "ttyACM1", "ttyACM2"))
+    mega = {"vid": 0x2341, "pid": 0x0042}
+    listed = {acm0: PortInfo(acm0, serial_number="95530343", **mega), acm2: PortInfo(acm2, **mega)}
+
+    def finder() -> list[PortInfo]:
+        return [info for path, info in listed.items() if Path(path).exists()]
+
+    with BoardEmulator(8, 8, link=acm0, seed=11) as emu, BoardEmulator(10, 10, link=acm2, seed=12), \
+            caplog.at_level(logging.INFO, logger="firmware_bridge.serial_backend"):
+        host = SerialDevice(acm0, heartbeat=0.05, silence=0.4, retry=0.02, search=0.05, answer=0.5,
+                            finder=finder)
+        try:
+            host.start()
+            assert host.wait_synced(TIMEOUT)
+            wait_for(lambda: host.usb == listed[acm0], "the board's USB identity learned")
+            emu.unplug()
+            wait_for(lambda: not host.connected, "the unplug")
+            emu.place((3, 3))                    # a move made while the board is away
+            listed[acm1] = PortInfo(acm1, serial_number="95530343", **mega)
+            emu.replug(link=acm1)
+            wait_for(lambda: host.connected and host.port == acm1, "the board found again on ttyACM1")
+            wait_for(lambda: host.snapshot().squares == emu.occupied, "the move made meanwhile")
+            assert host.stats.renames == 1 and host.status.port == acm1
+        finally:
+            host.close()
+    told = [r for r in caplog.records if "cannot open" in r.getMessage() and acm0 in r.getMessage()]
+    assert told and told[0].levelno == logging.INFO and len(told) == 1, "said once, at info level"
+    assert any("answers on" in r.getMessage() and acm1 in r.getMessage() for r in caplog.records)

@@ -6,6 +6,7 @@ import pytest
 
 from firmware_bridge import CellChange, LedFrame, Light, ManualClock, Occupancy, Pattern, SimulatedDevice
 from firmware_bridge.base import FrameSizeError, SquareError
+from firmware_bridge.gpio_model import SwitchMatrix
 from firmware_bridge.types import RED, Rgb
 
 
@@ -131,3 +132,23 @@ def test_dimmed_frame_scales_colors_and_keeps_patterns() -> None:
     assert half.light((0, 0)) == Light(Rgb(128, 50, 0), Pattern.FAST_BLINK)
     assert half.light((1, 1)) == Light(Rgb(128, 0, 0), Pattern.ON)
     assert all(light.rgb == Rgb(0, 0, 0) for _, light in frame.dimmed(0.0).lights)
+
+
+def test_faults_planted_in_its_switch_matrix_read_as_on_a_real_board() -> None:
+    """A stuck reed reads a piece nobody put there; a dead one never reads the piece put on it; a missing
+    diode makes a ghost across the rectangle; the board notices a planted fault as soon as time passes."""
+    matrix = SwitchMatrix(8, 8)
+    board = SimulatedDevice(8, 8, matrix=matrix)
+    board.set_occupancy({(0, 5), (3, 1)})
+    matrix.stick((6, 6))
+    matrix.stick((2, 2), closed=False)
+    matrix.remove_diode((3, 5))
+    board.advance(0.1)
+    assert board.occupied == {(0, 5), (3, 1), (6, 6)}
+    board.place((2, 2))
+    board.place((3, 5))
+    assert board.occupied == {(0, 5), (3, 1), (6, 6), (3, 5), (0, 1)}   # (2, 2) dead, (0, 1) a ghost
+    board.knock((6, 6))                   # a stuck reed ignores the magnet
+    board.lift((3, 5))
+    assert board.occupied == {(0, 5), (3, 1), (6, 6)}
+    assert "stuck (6, 6)" in repr(board)

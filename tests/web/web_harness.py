@@ -36,10 +36,11 @@ class LiveServer:
     """A Session + WebServer on a background loop; ``call(coro_fn)`` runs a coroutine there."""
 
     def __init__(self, config: Config, *, options: WebOptions | None = None,
-                 real_board: bool = False, limits: Limits | None = None) -> None:
+                 real_board: bool = False, limits: Limits | None = None, matrix: Any = None) -> None:
         self.config = config
         size = BOARD_SIZES.get(config.variant, 8)
-        self.hand = SimulatedDevice(size, size, debounce=0.0)   # the physical pieces, moved by the test
+        # the physical pieces, moved by the test; ``matrix``: its switch matrix, faults planted
+        self.hand = SimulatedDevice(size, size, debounce=0.0, matrix=matrix)
         self.board: Any = self.hand
         if real_board:   # what the page sees of a GPIO or serial board: not a SimulatedDevice
             squares = frozenset((r, c) for r in range(size) for c in range(size))
@@ -127,8 +128,10 @@ def live_server(tmp: Path, **config: Any) -> Iterator[LiveServer]:
     options = config.pop("options", None)
     real_board = config.pop("real_board", False)
     limits = config.pop("limits", None)
+    matrix = config.pop("matrix", None)
     cfg = Config(data_dir=str(tmp), **config)
-    server = LiveServer(cfg, options=options and options(cfg), real_board=real_board, limits=limits)
+    server = LiveServer(cfg, options=options and options(cfg), real_board=real_board, limits=limits,
+                        matrix=matrix)
     server.start()
     try:
         yield server

@@ -4,6 +4,7 @@
 
 import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from "./board.js";
 import { bindBroadcast, renderBroadcast } from "./broadcast.js";
+import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
@@ -182,6 +183,7 @@ function render() {
   $("#btn-resign").disabled = !playing;
   if (!playing) $("#resign-confirm").hidden = true;
   renderDraw();
+  renderHealth(s);   // health.js: the board's link, faults, masked squares, moves to confirm, board test
 }
 
 function boardShape(s) {
@@ -579,4 +581,5 @@ function showTab(name) {
 }
 
 bindControls();
+initHealth(command, () => app.state);
 connect();
