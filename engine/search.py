@@ -48,6 +48,8 @@ class Searcher:
     ) -> None:
         self.evaluator = evaluator
         self.variant = evaluator.variant
+        # forced captures are searched past the depth, unless every move is one (Konane: Evaluator.quiescence)
+        self.quiescence_plies = QUIESCENCE_PLIES if evaluator.quiescence else 0
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
         self.tt_entries = tt_entries
         self.extend_single_replies = extend_single_replies
@@ -300,7 +302,7 @@ class Searcher:
         moves = list(board.legal_moves)
         if not moves:
             return (-MATE + ply if self.variant.no_move_loses else MATE - ply), ()
-        if depth <= 0 and (not moves[0].captures or depth <= -QUIESCENCE_PLIES):
+        if depth <= 0 and (not moves[0].captures or depth <= -self.quiescence_plies):
             return self.evaluator.evaluate(board), ()
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(board), ()
@@ -357,7 +359,7 @@ class Searcher:
         if not moves:
             return -MATE + ply if self.variant.no_move_loses else MATE - ply
         captures = bool(moves[0].captures)
-        if depth <= 0 and (not captures or depth <= -QUIESCENCE_PLIES):
+        if depth <= 0 and (not captures or depth <= -self.quiescence_plies):
             return self.evaluator.evaluate(board)
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(board)

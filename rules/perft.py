@@ -24,7 +24,8 @@ def _perft(gen: MoveGen, own: int, opp: int, kings: int, color: int, depth: int,
             nk = (kings | tb) & ~cap
         else:
             nk = kings & ~cap
-        total += _perft(gen, opp & ~cap, own ^ fb ^ tb, nk, nxt, depth, keep)
+        # own & ~cap: a removal (from == to, its square captured) takes the mover's piece off
+        total += _perft(gen, opp & ~cap, (own & ~cap) ^ fb ^ tb, nk, nxt, depth, keep)
     return total
 
 

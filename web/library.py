@@ -362,12 +362,12 @@ def replay(record: GameRecord) -> dict[str, Any]:
     """The game move by move for the viewer: the board size and, for every ply from the start, the pieces,
     the move text and its from/to squares. Stops (with ``error``) at the first move that cannot be read."""
     import rules
+    from rules.pdn import PdnGame, variant_of
 
-    variant_id = record.variant_label()
-    try:
-        variant = rules.get_variant(variant_id)
-    except ValueError:
-        variant = rules.variant_for_gametype(record.tag("GameType"))
+    try:   # the variant with the options its tags give (VariantOptions, the GameType's first player)
+        variant = variant_of(PdnGame(tags=dict(record.tags)))
+    except ValueError as exc:
+        raise LibraryError(f"{record.path.name}, game {record.index + 1}: {exc}") from None
     fen = record.tag("FEN") or None
     board = rules.Board(variant, fen)
     geometry = variant.geometry
@@ -379,10 +379,12 @@ def replay(record: GameRecord) -> dict[str, Any]:
         except ValueError as exc:
             error = f"move {ply} ({text}): {exc}"
             break
+        by = "white" if int(board.turn) == 0 else "black"
         board.push(move)
-        frames.append({"text": text, "pieces": pieces_json(board),
+        frames.append({"text": text, "pieces": pieces_json(board), "by": by,
                        "from": list(geometry.rc(move.from_square)), "to": list(geometry.rc(move.to_square))})
     return {"id": record.game_id, "summary": record.summary(), "variant": variant.id,
+            "first": "white" if int(variant.first) == 0 else "black",
             "rows": variant.height, "cols": variant.width, "frames": frames, "error": error}
 
 

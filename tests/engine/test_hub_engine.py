@@ -375,3 +375,17 @@ def test_an_engine_that_ignores_quit_is_killed_on_close(fake_hub) -> None:
     assert not opponent.using_fallback
     engine.close(grace=0.2)
     fake.assert_gone()
+
+
+def test_the_hub_engine_is_told_the_variant_options() -> None:
+    """`dboard hub` declares the variant-options parameter; HubEngine sends the game's options after the
+    variant, so the engine plays by them (Turkish crowning stops the capture on d8, docs/rules/turkish.md)."""
+    from rules import get_variant
+
+    stop = get_variant("turkish", promotion_mid_capture="stop")
+    board = Board(stop, "W:Wd6:Bd7,e8,a2")
+    with HubEngine(HUB_COMMAND, variant=stop, margin=10.0) as engine:
+        assert board.move_text(engine.play(board, 0.3)) == "d6xd8"
+    plain = Board("turkish", board.fen())
+    with HubEngine(HUB_COMMAND, variant="turkish", margin=10.0) as engine:
+        assert plain.move_text(engine.play(plain, 0.3)) == "d6xf8"

@@ -148,7 +148,7 @@ function settlePending(s) {   // a move played here is drawn made until the cont
 const piecesMap = (list) => new Map((list || []).map((p) => [key(p.row, p.col), { color: p.color, king: !!p.king }]));
 const occupancySet = (s) => (s.occupancy ? new Set(s.occupancy.map(([r, c]) => key(r, c))) : null);
 const variantOf = (s) => ((app.hello && app.hello.variants) || []).find((v) => v.id === s.variant);
-const firstMover = (s) => (variantOf(s) || {}).first || "white";
+const firstMover = (s) => s.first || (variantOf(s) || {}).first || "white";
 const isVirtual = () => !!(app.hello && app.hello.virtual);
 const humanSide = (s, color) => s.engine?.opponent === "person" || s.human_color === "both" || s.human_color === color;
 const fenAt = (s, ply) => (ply === 0 ? s.start_fen : s.moves[ply - 1].fen);
@@ -164,7 +164,7 @@ function render() {
   $("#machine").dataset.state = s.state || "";
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();
-  if (!$("#ng-variant").dataset.userSet && s.variant) $("#ng-variant").value = s.variant;
+  if (!$("#ng-variant").dataset.userSet && s.variant) { $("#ng-variant").value = s.variant; renderOptions(); }
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
   renderBroadcast(s.broadcast);
   $("#auto-computer-label").hidden = s.auto_computer === null || s.auto_computer === undefined;
@@ -201,7 +201,10 @@ function render() {
 
 function boardShape(s) {
   const squares = physicalSquares(variantOf(s), s.orientation);
-  return { rows: s.rows, cols: s.cols, flip: app.flipped !== (s.orientation === "white-far"),
+  const turned = s.orientation === "white-far";
+  const lines = ((variantOf(s) || {}).lines || []).map(([r1, c1, r2, c2]) => (turned
+    ? [s.rows - 1 - r1, s.cols - 1 - c1, s.rows - 1 - r2, s.cols - 1 - c2] : [r1, c1, r2, c2]));
+  return { rows: s.rows, cols: s.cols, flip: app.flipped !== turned, lines,
     squares, names: new Map(squares.map(([r, c, n]) => [key(r, c), String(n)])) };
 }
 
@@ -234,7 +237,8 @@ function moved(pieces, from, to, captures) {
   const piece = out.get(key(...from));
   out.delete(key(...from));
   for (const c of captures) out.delete(key(...c));
-  if (piece) out.set(key(...to), piece);
+  const removal = key(...from) === key(...to) && captures.some((c) => key(...c) === key(...from));
+  if (piece && !removal) out.set(key(...to), piece);   // a removal (Konane's opening) puts nothing down
   return out;
 }
 
@@ -350,6 +354,8 @@ function playPath(path, dragged) {   // the hand's actions for one legal move: l
   const was = piecesMap(s.pieces);
   app.pending = { ply: s.moves.length, from, to, captures: path.captures, at: Date.now(), started: false };
   command("lift", { row: from[0], col: from[1] });
+  const removal = key(...from) === key(...to) && path.captures.some((c) => key(...c) === key(...from));
+  if (removal) { render(); return; }   // Konane's opening: the piece is taken off, nothing lands
   command("place", { row: to[0], col: to[1] });
   for (const [r, c] of path.captures) command("lift", { row: r, col: c });
   render();
@@ -437,6 +443,72 @@ function fillVariants(list) {   // grouped by board size, so the names need no s
   }
   for (const size of [...groups.keys()].sort((a, b) => parseInt(a) - parseInt(b))) sel.appendChild(groups.get(size));
   if (app.state) sel.value = app.state.variant || sel.value;
+  renderOptions();
+}
+
+// The new-game form's variant options: the chosen variant's own, each preset to its default (or, for the
+// variant of the game in progress, to the value that game is played with).
+function renderOptions() {
+  const box = $("#ng-options");
+  const id = $("#ng-variant").value;
+  const variant = ((app.hello && app.hello.variants) || []).find((v) => v.id === id);
+  if (!variant) { box.hidden = true; return; }   // the variant list has not come yet
+  if (box.dataset.variant === id) return;
+  box.dataset.variant = id;
+  box.textContent = "";
+  const current = app.state && app.state.variant === id ? app.state.variant_options || {} : {};
+  const options = (variant && variant.options) || [];
+  box.hidden = !options.length;
+  if (!options.length) return;
+  const legend = document.createElement("legend");
+  legend.textContent = `${variant.name}: rules`;
+  box.appendChild(legend);
+  for (const o of options) {
+    const value = o.name in current ? current[o.name] : o.default;
+    const label = document.createElement("label");
+    label.textContent = `${o.label} `;
+    label.title = o.name;
+    let input;
+    if (o.kind === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!value;
+      label.className = "inline";
+    } else if (o.kind === "color" || o.kind === "choice") {
+      input = document.createElement("select");
+      for (const c of o.kind === "color" ? ["white", "black"] : o.choices) {
+        const opt = document.createElement("option");
+        opt.value = c;
+        opt.textContent = c.replace(/_/g, " ");
+        input.appendChild(opt);
+      }
+      input.value = value;
+    } else {
+      input = document.createElement("input");
+      if (o.kind === "int" || o.kind === "count_or_none") { input.type = "number"; input.min = 1; }
+      if (o.kind === "count_or_none") input.placeholder = "none";
+      if (o.kind === "list") input.placeholder = "none";
+      input.value = value === null ? "" : Array.isArray(value) ? value.join(",") : String(value);
+    }
+    input.dataset.option = o.name;
+    input.dataset.kind = o.kind;
+    input.id = `ng-option-${o.name}`;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+function optionValues() {   // the form's options as the command sends them (JSON values)
+  const out = {};
+  for (const input of document.querySelectorAll("#ng-options [data-option]")) {
+    const kind = input.dataset.kind, text = input.value.trim();
+    out[input.dataset.option] = kind === "bool" ? input.checked
+      : kind === "int" ? (/^\d+$/.test(text) ? Number(text) : text)
+      : kind === "count_or_none" ? (text === "" ? null : /^\d+$/.test(text) ? Number(text) : text)
+      : kind === "list" ? text.split(",").map((t) => t.trim()).filter((t) => t && t !== "none")
+      : input.value;
+  }
+  return out;
 }
 
 function side() {   // the side the person plays (with two people: the side to move)
@@ -470,14 +542,14 @@ function bindControls() {
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
   for (const b of document.querySelectorAll("#start-question button"))
     b.onclick = () => command("start_position_choice", { choice: b.dataset.choice });
-  $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; };
+  $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; renderOptions(); };
   $("#new-game").onsubmit = (e) => {
     e.preventDefault();
     const level = parseInt($("#ng-level").value, 10);
     command("new_game", {
       variant: $("#ng-variant").value, human_color: $("#ng-color").value, opponent: $("#ng-opponent").value,
       level: Number.isFinite(level) ? level : 3, time_control: $("#ng-time").value.trim() || null,
-      fen: $("#ng-fen").value.trim() || null,
+      fen: $("#ng-fen").value.trim() || null, variant_options: optionValues(),
     });
   };
   $("#setup-fen").onsubmit = (e) => { e.preventDefault(); command("setup_position", { fen: $("#setup-fen-text").value.trim() }); };
