@@ -1,8 +1,9 @@
-"""The py-draughts peer for bench/perft.py, run in its own virtualenv (its import name `draughts` clashes
-with pydraughts in the project's .venv).
+"""The benchmark peers' own virtualenv, .bench-venv: py-draughts (its import name `draughts` clashes with
+pydraughts in the project's .venv) and dame-rs (a Rust engine; see bench/_dame.py), both from PyPI.
 
-`peer_python()` creates .bench-venv in the repository (python -m venv + pip install py-draughts) when missing;
-`measure()` runs one perft in that interpreter in a subprocess and returns (leaf nodes, seconds).
+`peer_python()` creates .bench-venv in the repository (python -m venv + pip install of the peers) when
+missing;
+`measure()` runs one py-draughts perft in that interpreter in a subprocess and returns (leaf nodes, seconds).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_VENV = ROOT / ".bench-venv"
-PEER_PACKAGE = "py-draughts"
+PEER_PACKAGES = ("py-draughts", "dame-rs")
 
 # Runs inside the bench venv with -I (isolated: neither the repo nor PYTHONPATH is importable).
 _WORKER = r"""
@@ -43,26 +44,27 @@ def api_perft(b, depth):
 
 best = None
 for _ in range(args["repeat"]):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     if args["method"] == "api":
         nodes = api_perft(board, args["depth"])
     else:
         nodes = perft_from_board(board, args["depth"])
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     best = dt if best is None else min(best, dt)
 print(json.dumps({"nodes": nodes, "seconds": best, "version": __import__("draughts").__version__}))
 """
 
 
 def peer_python() -> Path:
-    """The bench venv's interpreter, creating the venv and installing py-draughts if needed."""
+    """The bench venv's interpreter, creating the venv and installing the peers if needed."""
     python = BENCH_VENV / "bin" / "python"
-    probe = [str(python), "-I", "-c", "import draughts.engines.turbo, draughts.boards.american"]
+    probe = [str(python), "-I", "-c", "import draughts.engines.turbo, draughts.boards.american, dame"]
     if python.exists() and subprocess.run(probe, capture_output=True, timeout=120).returncode == 0:
         return python
-    log.info("creating %s with %s", BENCH_VENV, PEER_PACKAGE)
-    subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True, timeout=300)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", PEER_PACKAGE], check=True, timeout=900)
+    log.info("creating %s with %s", BENCH_VENV, ", ".join(PEER_PACKAGES))
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True, timeout=300)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *PEER_PACKAGES], check=True, timeout=900)
     subprocess.run(probe, check=True, timeout=120)
     return python
 

@@ -1,9 +1,13 @@
-"""Search speed: nodes per second and depth reached in 1 s from five seeded middlegame positions per variant.
+"""Search speed per variant: the native search against the pure-Python one, and against dame-rs.
 
-Two named peers, measured in the same run from the same positions: a plain push/pop walk of the full tree
-(same node definition as the search, no evaluation) and `rules.perft` (leaf count, may bulk-count the last
-ply). The ratios say how much of the raw move-generation speed the search keeps.
-Usage: python bench/search.py [--time 1.0] [--positions 5] [--variants all|a,b,...]
+Usage: python bench/search.py [--time 1.0] [--positions 5] [--variants all|a,b,...] [--no-peer]
+
+From five seeded middlegame positions per variant, each searcher gets `--time` seconds on a fresh engine:
+nodes per second of CPU time (the process's own, so that other load on the machine does not skew the
+ratios) and depth reached. Peers measured in the same run on the same positions:
+  * the pure-Python Searcher (the reference; same node definition: one node per searched position);
+  * dame-rs (PyPI `dame-rs`, Rust, in .bench-venv), international only; its node count is its own.
+ratio = native nps / peer nps.
 """
 
 from __future__ import annotations
@@ -15,9 +19,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _dame
+from _pydraughts_venv import peer_python
 
 from engine import Engine, SearchLimits
-from rules import VARIANT_IDS, Board, perft
+from engine.native import NativeSearcher
+from engine.search import Searcher
+from rules import Board
+from rules.native import native_variant_ids
+
+TARGET = 30.0   # native / pure-Python nodes per second
 
 
 def middlegames(variant: str, count: int, seed: int = 2024) -> list[Board]:
@@ -36,86 +49,52 @@ def middlegames(variant: str, count: int, seed: int = 2024) -> list[Board]:
     return found
 
 
-def perft_rate(board: Board, budget: float) -> float:
-    """Perft nodes per second at the deepest depth whose run fits the budget."""
-    nodes, seconds, depth = 0, 0.0, 1
-    while True:
-        t0 = time.perf_counter()
-        n = perft(board, depth)
-        dt = time.perf_counter() - t0
-        nodes, seconds = nodes + n, seconds + dt
-        if seconds > budget / 4 or depth >= 8:
-            return nodes / seconds if seconds > 0 else 0.0
-        depth += 1
-
-
-def _walk(board: Board, depth: int) -> int:
-    """Every position of the full tree to `depth` plies, visited by push/pop (no bulk counting)."""
-    if depth == 0:
-        return 1
-    nodes = 1
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += _walk(board, depth - 1)
-        board.pop()
-    return nodes
-
-
-def walk_rate(board: Board, budget: float) -> float:
-    """Nodes per second of the plain tree walk, deepening until the budget's quarter is used."""
-    nodes, seconds, depth = 0, 0.0, 1
-    while True:
-        t0 = time.perf_counter()
-        nodes += _walk(board, depth)
-        seconds += time.perf_counter() - t0
-        if seconds > budget / 4 or depth >= 8:
-            return nodes / seconds if seconds > 0 else 0.0
-        depth += 1
+def rate(variant: str, boards: list[Board], seconds: float, native: bool) -> tuple[float, float]:
+    """(nodes per CPU second, mean depth) of fresh searchers over `boards`."""
+    nodes = cpu = 0.0
+    depths = []
+    for board in boards:
+        engine = Engine(variant)
+        engine.searcher = NativeSearcher(engine.evaluator) if native else Searcher(engine.evaluator)
+        start = time.process_time()
+        result = engine.search(board, SearchLimits(time=seconds))
+        cpu += time.process_time() - start
+        nodes += result.nodes
+        depths.append(result.depth)
+    return nodes / cpu, sum(depths) / len(depths)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds per search (default 1)")
     parser.add_argument("--positions", type=int, default=5)
-    parser.add_argument("--variants", default="all")
+    parser.add_argument("--variants", default="all", help="ids, or all: every variant the native core plays")
+    parser.add_argument("--no-peer", action="store_true", help="skip dame-rs")
     args = parser.parse_args(argv)
-    variants = VARIANT_IDS if args.variants == "all" else tuple(args.variants.split(","))
-    print(
-        f"{'variant':<16} {'search nps':>10} {'depth':>5} {'walk nps':>9} {'ratio':>5} "
-        f"{'perft nps':>10} {'ratio':>5}"
-    )
-    all_ratio = []
-    walk_ratio = []
+    variants = native_variant_ids() if args.variants == "all" else tuple(args.variants.split(","))
+    print(f"{args.positions} middlegame positions per variant, {args.time:g} s a search, fresh engine each")
+    print(f"{'variant':<22}{'native nps':>12}{'depth':>7}{'python nps':>12}{'depth':>7}{'ratio':>8}")
+    ratios = []
+    boards_by_variant = {}
     for variant in variants:
-        engine = Engine(variant)
-        nodes = seconds = 0.0
-        depths = []
-        perft_nps = []
-        walk_nps = []
-        for board in middlegames(variant, args.positions):
-            engine.new_game()
-            result = engine.search(board, SearchLimits(time=args.time))
-            nodes += result.nodes
-            seconds += result.seconds
-            depths.append(result.depth)
-            perft_nps.append(perft_rate(board, args.time))
-            walk_nps.append(walk_rate(board, args.time))
-        nps = nodes / seconds if seconds else 0.0
-        peer = sum(perft_nps) / len(perft_nps)
-        ratio = nps / peer if peer else 0.0
-        walk = sum(walk_nps) / len(walk_nps)
-        wratio = nps / walk if walk else 0.0
-        all_ratio.append(ratio)
-        walk_ratio.append(wratio)
-        print(
-            f"{variant:<16} {nps:10.0f} {sum(depths) / len(depths):5.1f} {walk:9.0f} {wratio:5.2f} "
-            f"{peer:10.0f} {ratio:5.2f}   depths {depths}",
-            flush=True,
-        )
-    print(
-        f"mean ratio search / plain push-pop walk nodes per second: {sum(walk_ratio) / len(walk_ratio):.2f}"
-    )
-    print(f"mean ratio search / rules.perft leaves per second:        {sum(all_ratio) / len(all_ratio):.2f}")
+        boards = boards_by_variant[variant] = middlegames(variant, args.positions)
+        native_nps, native_depth = rate(variant, boards, args.time, True)
+        pure_nps, pure_depth = rate(variant, boards, args.time, False)
+        ratios.append(native_nps / pure_nps)
+        print(f"{variant:<22}{native_nps:>12,.0f}{native_depth:>7.1f}{pure_nps:>12,.0f}{pure_depth:>7.1f}"
+              f"{native_nps / pure_nps:>8.1f}", flush=True)
+    mean = sum(ratios) / len(ratios)
+    print(f"native / pure-Python nodes per second: min {min(ratios):.1f}, mean {mean:.1f} "
+          f"(target >= {TARGET:g}: {'met' if min(ratios) >= TARGET else 'NOT met'})")
+    if args.no_peer or "international" not in boards_by_variant:
+        return 0
+    boards = boards_by_variant["international"]
+    rows, version = _dame.search(peer_python(), [b.fen() for b in boards], args.time)
+    native_nps, native_depth = rate("international", boards, args.time, True)
+    dame_nps = sum(r[0] for r in rows) / sum(r[1] for r in rows)
+    dame_depth = sum(r[2] for r in rows) / len(rows)
+    print(f"\ninternational, same positions: native {native_nps:,.0f} nps depth {native_depth:.1f}; "
+          f"dame-rs {version} {dame_nps:,.0f} nps depth {dame_depth:.1f}; ratio {native_nps / dame_nps:.2f}")
     return 0
 
 

@@ -58,7 +58,8 @@ def _material(board: Board, color: Color) -> int:
 def play(job: Job) -> tuple[Job, float, str, int]:
     """Play one game; returns (job, score of the higher level, result text, plies)."""
     opening = _opening(job.variant, job.opening_seed)
-    game = Game(get_variant(job.variant, draw_claims=[]), opening.fen())   # engines claim every draw at once
+    claims = {"draw_claims": []} if "draw_claims" in get_variant(job.variant).options else {}
+    game = Game(get_variant(job.variant, **claims), opening.fen())   # engines claim every draw at once
     engine = Engine(job.variant)
     rng = random.Random(job.opening_seed * 7919 + job.high_is_white)
     high_color = Color.WHITE if job.high_is_white else Color.BLACK

@@ -89,7 +89,8 @@ class Command:
             raise self._refuse(name, f"{low} to {high}")
 
 
-_KIND_WORDS: dict[type, str] = {int: "a whole number", str: "text", bool: "true or false"}
+_KIND_WORDS: dict[type, str] = {int: "a whole number", str: "text", bool: "true or false",
+                                dict: "an object of option names and values"}
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ class NewGame(Command):
     title: ClassVar[str] = "New game"
     labels: ClassVar[dict[str, str]] = {
         "human_color": "color you play", "level": "engine level", "time_control": "time control",
-        "fen": "start position (FEN)", "player": "player name"}
+        "fen": "start position (FEN)", "player": "player name", "variant_options": "variant's options"}
     variant: str = "international"
     human_color: str = "white"
     opponent: str = "engine"
@@ -109,9 +110,13 @@ class NewGame(Command):
     fen: str | None = None
     player: str | None = None
     """The local profile whose rating this game updates (None: keep the current one)."""
+    variant_options: dict[str, Any] | None = None
+    """The variant's options by name, values as JSON has them (``{"first": "white"}``); None: its defaults."""
 
     def __post_init__(self) -> None:
         self._check_type("variant", str)
+        if self.variant_options is not None:
+            self._check_type("variant_options", dict)
         self._check_choice("human_color", ("white", "black", "both"))
         self._check_choice("opponent", ("person", "engine", "external", "dxp"))
         self._check_range("level", 1, 10)

@@ -15,7 +15,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from rules import Variant, get_variant
 from rules.errors import shorten
+from rules.options import format_text, parse_text
 
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
 OPPONENTS = ("engine", "person", "external", "dxp")
@@ -33,6 +35,8 @@ class Config:
 
     variant: str = "international"
     """Rules to play by (a variant id such as international, spanish, english, russian)."""
+    variant_options: str = ""
+    """The variant's options as text (first=white allow_180=false); in the file, a [variant_options] table."""
     profile: str = "simulated"
     """Board profile: a name from hardware/profiles (e.g. 8x8-gpio) or a path to a TOML profile."""
     serial_port: str = ""
@@ -162,6 +166,15 @@ class Config:
                            self.broadcast_board)
             except ValueError as exc:
                 raise ConfigError(f"broadcast: {exc}") from None
+        self.game_variant()
+
+    def game_variant(self) -> Variant:
+        """The variant with its options (docs/rules/README.md#options); ConfigError naming the bad one."""
+        try:
+            return get_variant(self.variant, **parse_text(self.variant_options))
+        except ValueError as exc:
+            key = "variant_options" if self.variant_options.strip() else "variant"
+            raise ConfigError(f"{key}: {exc}") from None
 
     @property
     def data_path(self) -> Path:
@@ -203,8 +216,11 @@ _TYPES: dict[str, type] = {f.name: {"str": str, "int": int, "float": float, "boo
 
 def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
     """Build a Config from a parsed TOML table, naming any unknown key or wrong type."""
-    values = {}
+    values: dict[str, Any] = {}
     for key, value in data.items():
+        if key == "variant_options" and isinstance(value, dict):
+            values[key] = _options_table(str(data.get("variant", Config.variant)), value, where)
+            continue
         if key not in _TYPES:
             known = ", ".join(sorted(_TYPES))
             raise ConfigError(f"{where}: unknown key {key!r} (known keys: {known})")
@@ -213,6 +229,14 @@ def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
         return Config(**values)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+
+
+def _options_table(variant: str, table: dict[str, Any], where: str) -> str:
+    """A [variant_options] table (TOML values) as the options' text; ConfigError naming the bad option."""
+    try:
+        return format_text(get_variant(variant, **table).option_values())
+    except ValueError as exc:
+        raise ConfigError(f"{where}: [variant_options]: {exc}") from None
 
 
 def load(path: Path | None = None) -> Config:
@@ -313,6 +337,8 @@ def from_args(args: argparse.Namespace) -> Config:
     config = load(args.config)
     overrides = {f.name: getattr(args, f.name) for f in fields(Config)
                  if getattr(args, f.name, None) is not None}
+    if overrides.get("variant", config.variant) != config.variant and "variant_options" not in overrides:
+        overrides["variant_options"] = ""   # the file's options are another variant's
     try:
         return config.replace(**overrides)
     except ConfigError as exc:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.exercises import Collection, Exercise, Verdict, verify
 from engine.limits import format_score
-from rules import Move
+from rules import Move, get_variant
 
 from .durable import SaveError, durable_replace, keep_copy
 from .settings import EngineJob, GameSettings
@@ -106,8 +106,8 @@ class ExerciseLesson:
         return f"ExerciseLesson({self.exercise.id}, tries={self.tries}, solved={self.solved})"
 
     def settings(self, base: GameSettings) -> GameSettings:
-        return GameSettings(self.exercise.variant, "both", "person", base.level, self.exercise.fen,
-                            base.flipped, None, self.player)
+        return GameSettings(get_variant(self.exercise.variant), "both", "person", base.level,
+                            self.exercise.fen, base.flipped, None, self.player)
 
     def begin(self, ctl: Controller) -> None:
         ctl.say(f"Exercise {self.exercise.id} ({self.number} of {self.of}): {self.exercise.task}. "

@@ -416,7 +416,7 @@ def trial(variant: str, fen: str, choose: Chooser, *, debounce: float = 0.03,
     receives its sensor log."""
     clock = ManualClock(1000.0)
     cfg = Config(variant=variant, human_color="both", opponent="person", **(config or {}))
-    ctl = Controller(cfg, clock=clock, settings=GameSettings(variant, "both", "person", 3, fen))
+    ctl = Controller(cfg, clock=clock, settings=GameSettings(get_variant(variant), "both", "person", 3, fen))
     writer = None
     if log is not None:
         from .sensorlog import SensorLogWriter

@@ -69,6 +69,14 @@ class BoardHealth:
         self.test: BoardTest | None = None          # the self-test the page runs (the game waits meanwhile)
         self.test_report: BoardTestReport | None = None
 
+    def rewired(self, wires: WireMap) -> None:
+        """The simulated board took another size for a new game: what was read of the old one is forgotten."""
+        self.wires = wires
+        self.sensors = SensorHealth()
+        self.raw = frozenset()
+        self.faults = []
+        self._lit = frozenset()
+
     # --- names -------------------------------------------------------------------------------------------
     def name(self, cell: Cell) -> str:
         """A square's name in the variant's notation (``r3c4`` off the playing squares)."""

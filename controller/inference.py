@@ -91,7 +91,8 @@ class Expectation:
             target = squares.rc(move.to_square)
             path = tuple(squares.rc(sq) for sq in move.path)
             captures = tuple(squares.rc(sq) for sq in move.captures)
-            result = (self.base - {origin} - set(captures)) | {target}
+            # a removal (Konane's opening) is a lift with no place: its piece does not land again
+            result = (self.base - {origin} - set(captures)) | (set() if move.is_removal else {target})
             shapes.append(MoveShape(move, board.move_text(move), origin, target, path, frozenset(trace(path)),
                                     captures, frozenset(result)))
         self.shapes: tuple[MoveShape, ...] = tuple(shapes)

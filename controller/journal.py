@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rules import Color, Game, get_variant
+from rules import Color, Game, Variant
 
 from .durable import durable_replace, fsync_dir, keep_copy, make_dir, plain_reason, write_all
 from .settings import GameSettings
@@ -209,6 +209,7 @@ class _Replay:
         self.ended: dict[str, Any] | None = None
         self.game: Game | None = None
         self._start_fen: str | None = None
+        self._variant: Variant | None = None
 
     def add(self, entry: dict[str, Any]) -> None:
         kind = entry.get("type")
@@ -227,9 +228,9 @@ class _Replay:
         if not isinstance(settings, dict):
             raise _Bad("its settings are missing")
         try:
-            game_settings = GameSettings(**settings)
+            game_settings = GameSettings.from_json(settings)
             game_settings.check()
-            game = Game(get_variant(game_settings.variant), fen=game_settings.fen)
+            game = Game(game_settings.variant, fen=game_settings.fen)
         except (TypeError, ValueError, AttributeError) as exc:   # a field of the wrong type
             raise _Bad(f"bad settings: {exc}") from None
         fen = _text(entry, "fen", optional=True)
@@ -246,6 +247,7 @@ class _Replay:
             raise _Bad(f"bad library file name {pdn!r}")
         self.header = {k: v for k, v in entry.items() if k != "type"}
         self._start_fen = game_settings.fen
+        self._variant = game_settings.variant
         self.game = game
 
     def _ply(self, entry: dict[str, Any]) -> None:
@@ -287,8 +289,8 @@ class _Replay:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= len(self.records):
             raise _Bad(f"it takes back {plies!r} plies of {len(self.records)}")
         del self.records[-plies:]
-        assert self.header is not None
-        self.game = replay(get_variant(self.header["settings"]["variant"]), self._start_fen, self.records)
+        assert self.header is not None and self._variant is not None
+        self.game = replay(self._variant, self._start_fen, self.records)
         self.ended = None
 
     def _end(self, entry: dict[str, Any]) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rules.options import format_text
+
 from . import config as config_module
 from .journal import DAMAGED_INFIX, JOURNAL_NAME, Line, Scan, scan_bytes
 from .settings import GameSettings
@@ -49,9 +51,11 @@ def report(found: Scan, data: bytes) -> list[str]:
     out = [f"journal: {found.path} ({found.size} bytes, {form})"]
     state = found.state
     if state is not None:
-        settings = GameSettings(**state.header["settings"])
+        settings = GameSettings.from_json(state.header["settings"])
         players = ", ".join(f"{color}: {_player(settings, color)}" for color in ("white", "black"))
-        out.append(f"game: {settings.variant}, {players}, started {state.header.get('started', '?')}, "
+        options = format_text(settings.variant.option_values())
+        out.append(f"game: {settings.variant.id}{' ' + options if options else ''}, {players}, "
+                   f"started {state.header.get('started', '?')}, "
                    f"library file {state.header.get('pdn', '(named when saved)')}")
     for line in found.lines:
         crc = f"{line.crc:08x}" if line.crc is not None else "-" * 8

@@ -26,6 +26,7 @@ from transitions import EventData
 from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board, Color, Game, Illegal, IllegalMoveError, InvalidSquareError, Move, Variant
+from rules.options import to_json
 
 from . import commands as cmd
 from . import events as ev
@@ -178,8 +179,9 @@ class Controller:
         """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
         self._tokens = 0
-        settings = settings or GameSettings(config.variant, config.human_color, config.opponent, config.level,
-                                            None, config.orientation == "white-far", player=config.player)
+        settings = settings or GameSettings(config.game_variant(), config.human_color, config.opponent,
+                                            config.level, None, config.orientation == "white-far",
+                                            player=config.player)
         self._setup(self._new_record(settings))
 
     # --- the game -----------------------------------------------------------------------------------
@@ -199,6 +201,9 @@ class Controller:
         self.map = BoardMap(record.variant, record.settings.flipped)
         self.playing = self.map.playing()
         self.hints = HintPolicy(record.variant.height, record.variant.width, self.teaching)
+        # a game of a smaller board (Alquerque after an 8x8 game): squares beyond it are not this game's
+        rows, cols = record.variant.height, record.variant.width
+        self.occupancy = frozenset((r, c) for r, c in self.occupancy if r < rows and c < cols)
         start = record.start_board()
         self.start_occupancy = Expectation(start, self.map).base
         self.start_fen = start.fen()
@@ -1262,9 +1267,10 @@ class Controller:
         """A Refusal event, kept in the message history too so that a page opened later shows it, and the
         alert until the board is right again."""
         text = f"Refused: {message} ({reason.rule})"
-        self.messages.append({"text": text, "level": "refusal"})
+        section = f"docs/rules/{self.variant.id}.md#{reason.section}"
+        self.messages.append({"text": text, "level": "refusal", "section": section})
         self.alert = {"text": text, "level": "refusal"}
-        self._emit(ev.Refusal(message, reason.rule, f"docs/rules/{self.variant.id}.md#{reason.section}"))
+        self._emit(ev.Refusal(message, reason.rule, section))
 
     def _warn(self, text: str) -> None:
         """A warning that stands as the alert until the board is right again."""
@@ -1287,6 +1293,7 @@ class Controller:
         shape = self.turn.computer_shape
         return {
             "variant": self.variant.id, "variant_name": self.variant.name,
+            "variant_options": to_json(self.variant.option_values()), "first": color_name(self.variant.first),
             "rows": self.variant.height, "cols": self.variant.width,
             "orientation": "white-far" if self.settings.flipped else "white-near",
             "pieces": pieces, "turn": color_name(board.turn), "state": self.state,

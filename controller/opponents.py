@@ -12,7 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from rules import Board, Move
+from rules import Board, Move, Variant
+from rules.options import format_text
 
 from .config import Config, host_port
 
@@ -56,7 +57,7 @@ class WorkerOpponent:
         # depth by depth (both report each iteration as progress)
         depth = lvl.depth if not lvl.randomised else None
         budget = min(self.config.engine_time, seconds) if seconds is not None else self.config.engine_time
-        search = self.worker.start_search(board.fen(), board.variant.id, level, budget, depth=depth,
+        search = self.worker.start_search(board.fen(), board.variant, level, budget, depth=depth,
                                           line=game_line(board))
         result = self.worker.wait(search, timeout=budget * 10 + 30)
         if result is None and self.worker.closed:
@@ -81,7 +82,7 @@ class ExternalOpponent:
     kind = "external"
     title = "external engine"
 
-    def __init__(self, config: Config, variant: str, builtin: Callable[[], WorkerOpponent]) -> None:
+    def __init__(self, config: Config, variant: Variant, builtin: Callable[[], WorkerOpponent]) -> None:
         self.config = config
         self.variant = variant
         self._builtin = builtin
@@ -178,9 +179,12 @@ class DxpOpponent(ExternalOpponent):
     def _open(self) -> Any:
         from engine.external import DxpEngine, ExternalEngineError
 
-        if self.variant != "international":
+        if self.variant.id != "international":
             raise ExternalEngineError(f"DXP is played on the 10x10 board of international draughts, not "
-                                      f"{self.variant}")
+                                      f"{self.variant.id}")
+        if self.variant.option_values():
+            raise ExternalEngineError(f"DXP plays international draughts by its rules, without options "
+                                      f"({format_text(self.variant.option_values())})")
         if not self.config.dxp_engine.strip():
             raise ExternalEngineError("no address is configured (config key dxp_engine)")
         host, port = host_port(self.config.dxp_engine, "dxp_engine")
@@ -194,7 +198,7 @@ EXTERNAL_OPPONENTS: dict[str, type[ExternalOpponent]] = {"external": ExternalOpp
 """The opponent setting's values that name an external engine, and the class that plays it."""
 
 
-def external_for(kind: str, config: Config, variant: str, builtin: Callable[[], WorkerOpponent],
+def external_for(kind: str, config: Config, variant: Variant, builtin: Callable[[], WorkerOpponent],
                  current: ExternalOpponent | None) -> ExternalOpponent:
     """`current` if it plays `kind` in `variant`, else a new one (the old one is closed on a thread)."""
     if current is not None and current.kind == kind and current.variant == variant:

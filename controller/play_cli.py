@@ -28,6 +28,7 @@ from firmware_bridge.interfaces import BoardDevice
 from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedDevice
 from rules import get_variant
+from rules.options import parse_text, to_json
 
 from . import commands as cmd
 from . import config as config_module
@@ -241,7 +242,8 @@ simulated board for you; `computer` makes the computer's pending move as the LED
                                 side, 0 at White's left, for a square that is not played on)
   wait SECONDS                  let time pass (a piece held up, a clock running)
   setup                         put every piece where the game expects it
-  new [VARIANT]                 a new game with the same players (then `setup`)
+  new [VARIANT [NAME=VALUE ...]] a new game with the same players (then `setup`); the variant's options,
+                                e.g. `new thai first=white` (without: this game's, or the variant's defaults)
   takeback [N]                  take back N plies (default 1)
   retract | accept | huff       answer a missed compulsory capture
   resign [white|black]          resign (default: your color)
@@ -281,10 +283,13 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         await session.send(cmd.Takeback(int(words[1]) if len(words) > 1 else 1))
     elif verb in ("retract", "accept", "huff"):
         await session.send(cmd.MissedCaptureChoice(verb))
-    elif verb == "new":
+    elif verb == "new":   # new [VARIANT [name=value ...]]: that variant with those options, or this game's
         s = session.controller.settings
-        await session.send(cmd.NewGame(words[1] if len(words) > 1 else s.variant, s.human_color, s.opponent,
-                                       s.level, s.time_control))
+        same = len(words) < 2 or words[1] == s.variant.id
+        options = parse_text(" ".join(words[2:])) if len(words) > 2 else (
+            to_json(s.variant.option_values()) if same else {})
+        await session.send(cmd.NewGame(words[1] if len(words) > 1 else s.variant.id, s.human_color,
+                                       s.opponent, s.level, s.time_control, variant_options=options))
     elif verb == "claim":
         color = words[1] if len(words) > 1 else session.controller.game.board.turn.name.lower()
         await session.send(cmd.ClaimDraw(color))
@@ -361,7 +366,7 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
 
 async def _play(config: Config, lines: Iterable[str] | None, journal: Path | None, web: bool = False,
                 sensor_log: SensorLogWriter | None = None) -> int:
-    variant = get_variant(config.variant)
+    variant = config.game_variant()
     hardware = open_sensors(config, variant.height, variant.width)
     board = simulated(hardware)
     session = Session(config, hardware, hardware, journal, sensor_log=sensor_log)

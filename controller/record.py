@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.clock import Clock as TimeSource
-from rules import Board, Color, Game, Move, Variant, get_variant
+from rules import Board, Color, Game, Move, Variant
 from rules.pdn import Clock, Line, MoveNode, PdnGame
+from rules.pdn.record import variant_tags
 from rules.pdn.writer import write_game
 
 from .clocks import GameClocks, TimeControl
@@ -87,7 +88,7 @@ def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record]
     header = {"Event": tags.event, "Site": tags.site, "Date": tags.date, "White": tags.white,
               "Black": tags.black, "Result": tags.result, "Termination": tags.termination}
     if variant.pdn_gametype:
-        header["GameType"] = variant.pdn_gametype
+        header.update(variant_tags(variant))
     if tags.time_control:
         header["TimeControl"] = tags.time_control
     board = Board(variant, start_fen)
@@ -129,7 +130,7 @@ class GameRecord:
                  started: datetime | None = None, game: Game | None = None) -> None:
         settings.check()
         self.settings = settings
-        self.variant: Variant = get_variant(settings.variant)
+        self.variant: Variant = settings.variant
         self.journal = journal
         self.pdn_dir = pdn_dir
         self._clock = clock
@@ -188,7 +189,7 @@ class GameRecord:
         """The journaled game (its library file as the journal names it, or as an earlier release named it);
         an ended one has its outcome."""
         started = state.header.get("started")
-        record = cls(GameSettings(**state.header["settings"]), plies=state.records,
+        record = cls(GameSettings.from_json(state.header["settings"]), plies=state.records,
                      started=datetime.fromisoformat(started) if started else None, game=state.take_game(),
                      **kwargs)
         if record.pdn_dir is not None and state.header.get("pdn"):

@@ -70,7 +70,7 @@ class ReplayLesson:
         return f"ReplayLesson({self.name}, {len(self.moves)} plies, reviewed {len(self.reviews)})"
 
     def settings(self, base: GameSettings) -> GameSettings:
-        return GameSettings(self.start.variant.id, "none", "engine", base.level, self.start.fen(),
+        return GameSettings(self.start.variant, "none", "engine", base.level, self.start.fen(),
                             base.flipped, None, base.player)
 
     def begin(self, ctl: Controller) -> None:

@@ -8,6 +8,7 @@ now, so the log becomes a test (tests/data/sensor-logs/). The format is document
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -18,6 +19,7 @@ from typing import Any, TextIO
 from firmware_bridge import types as colors
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.types import Cell, LedFrame, Pattern, Rgb
+from rules import get_variant
 
 from . import commands as cmd
 from . import events as ev
@@ -236,11 +238,12 @@ def _apply_command(ctl: Controller, command: cmd.Command, occupancy: frozenset[C
     """Give the controller a logged command as the Session does (the page's own commands change nothing)."""
     if isinstance(command, cmd.NewGame):
         s = ctl.settings
-        ctl.new_game(GameSettings(command.variant, command.human_color, command.opponent, command.level,
+        variant = get_variant(command.variant, **(command.variant_options or {}))
+        ctl.new_game(GameSettings(variant, command.human_color, command.opponent, command.level,
                                   command.fen, s.flipped, command.time_control, command.player or s.player))
         ctl.snapshot(occupancy)
     elif isinstance(command, cmd.SetupPosition):
-        ctl.new_game(GameSettings(**{**ctl.settings.to_json(), "fen": command.fen}))
+        ctl.new_game(dataclasses.replace(ctl.settings, fen=command.fen))
     else:
         ctl.command(command)
 

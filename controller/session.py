@@ -41,7 +41,7 @@ from firmware_bridge.device import wire_map
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
-from rules import Board, Move, get_variant
+from rules import Board, Move, Variant, get_variant
 
 from . import commands as cmd
 from . import events as ev
@@ -402,7 +402,7 @@ class Session:
             if isinstance(c, cmd.OfferDraw):
                 self._answer_for_the_computer(c.color)
         elif isinstance(c, cmd.NewGame):
-            settings = GameSettings(c.variant, c.human_color, c.opponent, c.level, c.fen,
+            settings = GameSettings(self._variant_of(c), c.human_color, c.opponent, c.level, c.fen,
                                     ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
             self._check_new_game(settings)
             self._check_board_fits(settings)
@@ -467,7 +467,7 @@ class Session:
     def _check_board_fits(self, settings: GameSettings) -> None:
         """A real board cannot change size: a new game of another size is refused, naming both sizes (the
         simulated board follows the game: ``_fit_board``)."""
-        variant = get_variant(settings.variant)
+        variant = settings.variant
         size, board = (variant.height, variant.width), (self.sensors.rows, self.sensors.cols)
         if size != board and self.simulated is None:
             message = (f"this board is {board[0]}x{board[1]}; {variant.name} is played on "
@@ -481,6 +481,7 @@ class Session:
         if board is None or (board.rows, board.cols) == (ctl.variant.height, ctl.variant.width):
             return
         board.resize(ctl.variant.height, ctl.variant.width)
+        self.health.rewired(wire_map(self.sensors))
         if ctl.frame is not None:
             self._show_leds(ctl.frame)
 
@@ -500,8 +501,10 @@ class Session:
         self._auto_played = ctl.engine_token
         board.lift(shape.origin)
         for square in shape.captures:
-            board.lift(square)
-        board.place(shape.target)
+            if square != shape.origin:
+                board.lift(square)
+        if not shape.move.is_removal:   # a removal (Konane's opening) puts nothing down
+            board.place(shape.target)
 
     def _consult(self, board: Board, seconds: float, then: Callable[[Any], None]) -> None:
         """Ask the built-in engine about ``board`` on a worker thread (at the game's level, as the computer
@@ -517,7 +520,7 @@ class Session:
             result = None
             try:
                 worker = self._builtin().worker
-                search = worker.start_search(board.fen(), board.variant.id, level, seconds,
+                search = worker.start_search(board.fen(), board.variant, level, seconds,
                                              line=game_line(board))
                 result = worker.wait(search, timeout=seconds * 10 + 30)
             except Exception:
@@ -618,6 +621,14 @@ class Session:
                     f"library as {path.name}.")
         return True
 
+    def _variant_of(self, c: cmd.NewGame) -> Variant:
+        """The new game's variant with its options; an unknown one is refused, changing nothing."""
+        try:
+            return get_variant(c.variant, **(c.variant_options or {}))
+        except ValueError as exc:
+            self._publish(ev.Refusal(f"new game refused: {exc}", "game settings"))
+            raise ValueError(f"New game refused: {exc}") from None
+
     def _check_new_game(self, settings: GameSettings) -> None:
         """Validate before anything changes; a new game also gives a failed external engine a fresh try."""
         try:
@@ -641,7 +652,7 @@ class Session:
     def _refresh_rating(self) -> None:
         """Read the person's rating in the game's variant when the player or variant changed."""
         s = self.controller.settings
-        key = (s.player, s.variant, s.level)
+        key = (s.player, s.variant.id, s.level)
         if key == self._rating_key or self.ratings_path is None or self._loop is None:
             return
         self._rating_key = key
@@ -671,7 +682,7 @@ class Session:
         self._rated_game = ctl.record.started  # a takeback after the end, a second ending: counted once
         winner = "white" if result == "1-0" else "black" if result == "0-1" else None
         score = 0.5 if winner is None else 1.0 if winner == s.human_color else 0.0
-        self._background_task(self._record_rating(path, s.player, s.variant, s.level, score))
+        self._background_task(self._record_rating(path, s.player, s.variant.id, s.level, score))
 
     async def _record_rating(self, path: Path, player: str, variant: str, level: int, score: float) -> None:
         try:
@@ -727,7 +738,7 @@ class Session:
         opponent: Any = self._opponent
         kind = self.controller.settings.opponent
         if opponent is None and kind in EXTERNAL_OPPONENTS:
-            self._external = external_for(kind, self.config, job.board.variant.id, self._builtin,
+            self._external = external_for(kind, self.config, job.board.variant, self._builtin,
                                           self._external)
             opponent = self._external
         elif opponent is None:

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Board, get_variant
+from rules import Board, Variant, get_variant
+from rules.options import to_json
 
 from .clocks import TimeControl
 
 
 @dataclass(frozen=True)
 class GameSettings:
-    """Who plays what: variant, the person's color, the opponent, engine level, start FEN, orientation."""
+    """Who plays what: the variant with its options, the person's color, the opponent, engine level, start
+    FEN, orientation. A variant given by its id (``GameSettings("thai")``) has its default rules."""
 
-    variant: str = "international"
+    variant: Variant = field(default_factory=lambda: get_variant("international"))
     human_color: str = "white"
     opponent: str = "engine"
     level: int = 3
@@ -24,13 +26,29 @@ class GameSettings:
     player: str = "player"
     """The local profile whose rating a game against the built-in engine updates."""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            object.__setattr__(self, "variant", get_variant(str(self.variant)))
+
     def to_json(self) -> dict[str, Any]:
-        """The settings as a JSON object (the journal header; ``GameSettings(**data)`` reads it back)."""
-        return dict(self.__dict__)
+        """The settings as a JSON object (the journal header; ``from_json`` reads it back): the variant by its
+        id and its options."""
+        data = dict(self.__dict__)
+        data["variant"] = self.variant.id
+        data["variant_options"] = to_json(self.variant.option_values())
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSettings:
+        """The settings ``to_json`` wrote (a journal without options: the variant's defaults)."""
+        values = dict(data)
+        options = values.pop("variant_options", None) or {}
+        values["variant"] = get_variant(str(values.get("variant", "international")), **options)
+        return cls(**values)
 
     def check(self) -> None:
-        """Raise a ValueError naming the problem (unknown variant, bad FEN or time control, color, level)."""
-        variant = get_variant(self.variant)
+        """Raise a ValueError naming the problem (bad FEN or time control, color, level)."""
+        variant = self.variant
         if self.human_color not in ("white", "black", "both", "none"):
             raise ValueError(f"human color must be white, black, both or none (a replay), "
                              f"got {self.human_color!r}")

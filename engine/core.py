@@ -11,7 +11,8 @@ from collections.abc import Callable
 from engine.evaluation import Evaluator
 from engine.levels import get_level
 from engine.limits import Progress, SearchLimits, SearchResult
-from engine.search import SearchAborted, Searcher
+from engine.native import make_searcher
+from engine.search import SearchAborted
 from rules import Board, Move, Variant, get_variant
 
 
@@ -25,7 +26,7 @@ class Engine:
     def __init__(self, variant: Variant | str) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.evaluator = Evaluator(self.variant)
-        self.searcher = Searcher(self.evaluator)
+        self.searcher = make_searcher(self.evaluator)
 
     def __repr__(self) -> str:
         return f"Engine({self.variant.id!r})"

@@ -1,15 +1,20 @@
 """Static evaluation per variant family, in hundredths of a man from the side to move's point of view.
 
 Families: diagonal boards with flying kings, diagonal boards with short kings (English, Italian), giveaway
-(material reversed) and orthogonal Turkish with its own terms. Per-square tables are built once per variant.
+(material reversed) and orthogonal Turkish with its own terms. Three goals come from the rules' data: a man
+advances towards the nearest crown square it can still reach (Corner: a man that can reach none is worth
+less), where nothing is crowned (Alquerque) advancing earns nothing, and where every move is a capture
+(Konane) the position is worth the moves each side has left. Per-square tables are built once per variant.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rules import Board, Color, Variant
 from rules.geometry import DIRECTIONS
+from rules.movegen import movegen_for
 
 MAN = 100
 
@@ -42,6 +47,8 @@ class Weights:
     turkish_side: int = 3
     tempo_balance: int = 1
     chase: int = 3
+    moves_left: int = 25
+    never_crowned: int = 40
 
 
 def _squares(bits: int) -> list[int]:
@@ -59,6 +66,14 @@ class Evaluator:
     def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
         self.variant = variant
         self.weights = weights or Weights()
+        # no simple moves, only captures (Konane): the side with more moves left is ahead, and there is no
+        # quiet position for a quiescence search to wait for
+        self.mobility_game = not variant.man_move_dirs
+        self.quiescence = not self.mobility_game
+        self._gen = movegen_for(variant)
+        self.no_crowning = not any(variant.crown_squares(c) for c in Color)
+        if self.no_crowning:   # nothing is crowned (Alquerque): advancing earns nothing
+            self.weights = dataclasses.replace(self.weights, advance=0, advance_late=0, runaway=0)
         self.king = king_value(variant)
         self.orthogonal = "of" in variant.man_move_dirs
         self.giveaway = not variant.no_move_loses
@@ -69,12 +84,16 @@ class Evaluator:
         wt = self.weights
         # Rows advanced from each color's own back rank and the man tables built from it.
         self._adv: dict[Color, dict[int, int]] = {}
+        self._to_crown: dict[Color, dict[int, int | None]] = {}
         self._man_table: dict[Color, dict[int, int]] = {}
         self._forward_steps: dict[Color, dict[int, tuple[int, ...]]] = {}
         self._cone: dict[Color, dict[int, tuple[int, ...]]] = {}
         for color in (Color.WHITE, Color.BLACK):
             f = variant.forward(color)
-            adv = {sq: (r if f > 0 else h - 1 - r) for sq, (r, _c) in self._rc.items()}
+            rank = {sq: (r if f > 0 else h - 1 - r) for sq, (r, _c) in self._rc.items()}
+            to_crown = self._to_crown[color] = self._rows_to_crown(color)
+            # a man is as far advanced as it is near a crown square it can still reach (Corner: two squares)
+            adv = {sq: h - 1 - k if k is not None else 0 for sq, k in to_crown.items()}
             self._adv[color] = adv
             table: dict[int, int] = {}
             for sq, (_r, c) in self._rc.items():
@@ -83,8 +102,10 @@ class Evaluator:
                 central = min(c, w - 1 - c)
                 if central >= 2:
                     value += wt.centre * (1 + (central >= 3))
-                if a == 0 and not self.orthogonal:
+                if rank[sq] == 0 and not self.orthogonal:
                     value += wt.back_rank
+                if to_crown[sq] is None and not self.no_crowning:
+                    value -= wt.never_crowned
                 table[sq] = value
             self._man_table[color] = table
             steps: dict[int, tuple[int, ...]] = {}
@@ -126,7 +147,7 @@ class Evaluator:
                 for t in self._cone[color][sq]:
                     cone_m[sq] |= 1 << t
                 left = h - 1 - self._adv[color][sq]
-                run[sq] = wt.runaway // left if left > 0 else 0
+                run[sq] = wt.runaway // left if left > 0 and self._to_crown[color][sq] is not None else 0
             self._step_masks.append(step_m)
             self._cone_masks.append(cone_m)
             self._runaway.append(run)
@@ -151,6 +172,23 @@ class Evaluator:
             self._zone.append(zone)
         self._forward_shift = [variant.forward(Color.WHITE) * stride, variant.forward(Color.BLACK) * stride]
 
+    def _rows_to_crown(self, color: Color) -> dict[int, int | None]:
+        """For each square, the rows a man of `color` still has to go to the nearest crown square within its
+        reach (a diagonal man's cone ahead; straight ahead for an orthogonal one), None when none is: where
+        the whole far row crowns that is the rows to the far row, in Corner it is the distance to a corner."""
+        variant, h = self.variant, self.variant.height
+        f = variant.forward(color)
+        crowns = [self._rc[sq] for sq in variant.crown_squares(color)]
+        out: dict[int, int | None] = {}
+        for sq, (r, c) in self._rc.items():
+            if not crowns:
+                out[sq] = h - 1 - (r if f > 0 else h - 1 - r)
+                continue
+            ahead = [(cr - r) * f for cr, cc in crowns
+                     if (cr - r) * f >= (0 if self.orthogonal else abs(cc - c))]
+            out[sq] = min(ahead) if ahead else None
+        return out
+
     @staticmethod
     def _groups(table: dict[int, int]) -> tuple[tuple[int, int], ...]:
         by_value: dict[int, int] = {}
@@ -164,6 +202,11 @@ class Evaluator:
     def evaluate(self, board: Board) -> int:
         """Score for the side to move; positive is good for it."""
         white, black, kings = board.bitboards()
+        if self.mobility_game:
+            mine = self._gen.count_legal(white, black, kings, Color.WHITE)
+            theirs = self._gen.count_legal(black, white, kings, Color.BLACK)
+            lead = self.weights.moves_left * (mine - theirs)
+            return lead if board.turn == Color.WHITE else -lead
         if self.giveaway:
             return self._giveaway(board, white, black, kings)
         empty = self._board_mask & ~(white | black)

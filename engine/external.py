@@ -27,10 +27,18 @@ from engine.dxp_protocol import (
     GameReq,
     MoveMsg,
 )
-from engine.hub_protocol import MAX_LINE, HubMessage, HubSyntaxError, format_message, parse_message
+from engine.hub_protocol import (
+    MAX_LINE,
+    OPTIONS_PARAM,
+    HubMessage,
+    HubSyntaxError,
+    format_message,
+    parse_message,
+)
 from engine.notation import ProtocolMoveError, hub_line, parse_hub_move
 from engine.process import EngineGone, EngineProcess, EngineTimeout, ExternalEngineError
-from rules import Board, Color, Move
+from rules import Board, Color, Move, Variant, get_variant
+from rules.options import format_text
 
 __all__ = ["DxpEngine", "ExternalEngineError", "FallbackOpponent", "HubEngine"]
 
@@ -50,7 +58,7 @@ class HubEngine:
     def __init__(
         self,
         command: str | Sequence[str],
-        variant: str = "international",
+        variant: Variant | str = "international",
         handshake_timeout: float = 10.0,
         margin: float = 5.0,
         start: bool = True,
@@ -62,7 +70,7 @@ class HubEngine:
         if not self.command:
             raise ExternalEngineError("the hub engine command is empty")
         self.command_text = command if isinstance(command, str) else shlex.join(self.command)
-        self.variant = variant
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.handshake_timeout = handshake_timeout
         self.margin = margin
         self.name = self.command_text
@@ -139,14 +147,25 @@ class HubEngine:
                 return seen
 
     def start(self) -> None:
-        """The handshake: `hub` until `wait` (reading the engine's name), the variant, `init` to `ready`."""
+        """The handshake: `hub` until `wait` (reading the engine's name and parameters), the variant and its
+        options (when the engine declares a `variant-options` parameter; else it plays the variant's own
+        rules and the positions it is sent carry who moves), `init` to `ready`."""
         try:
+            params: set[str] = set()
             for msg in self._ask(["hub"], "wait", self.handshake_timeout, "hub"):
                 if msg.command == "id" and msg.get("name"):
                     self.name = msg.get("name") or self.name
-            setup = [] if self.variant == "international" else [
-                format_message("set-param", name="variant", value=self.variant)
+                if msg.command == "param" and msg.get("name"):
+                    params.add(msg.get("name") or "")
+            setup = [] if self.variant.id == "international" else [
+                format_message("set-param", name="variant", value=self.variant.id)
             ]
+            options = format_text(self.variant.option_values())
+            if options and OPTIONS_PARAM in params:
+                setup.append(format_message("set-param", name=OPTIONS_PARAM, value=options))
+            elif options:
+                logger.warning("hub engine %r has no %s parameter: it plays %s without the options %s",
+                               self.name, OPTIONS_PARAM, self.variant.id, options)
             self._ask([*setup, "init"], "ready", self.handshake_timeout, "init")
         except ExternalEngineError:
             self.process.kill()
@@ -333,7 +352,8 @@ class DxpEngine:
 class FallbackOpponent:
     """An external engine that the built-in engine replaces as soon as it fails; `error` says why."""
 
-    def __init__(self, external: HubEngine | DxpEngine | None, variant: str, level: int = 10) -> None:
+    def __init__(self, external: HubEngine | DxpEngine | None, variant: Variant | str,
+                 level: int = 10) -> None:
         self.external = external
         self.builtin = Engine(variant)
         self.level = level

@@ -35,7 +35,7 @@ def hint(board: Board, seconds: float = 1.0) -> Hint | None:
 def hint_in_worker(worker: EngineWorker, board: Board, seconds: float = 1.0) -> Hint | None:
     """Like `hint`, but searched in `worker`'s process (the caller's thread only waits)."""
     line = game_line(board)
-    search_id = worker.start_search(board.fen(), board.variant.id, level=10, time=seconds, line=line)
+    search_id = worker.start_search(board.fen(), board.variant, level=10, time=seconds, line=line)
     result = worker.wait(search_id, timeout=seconds + 30.0)
     if result is None or result.move is None or result.stopped:
         return None

@@ -14,11 +14,19 @@ import time
 from typing import Any, BinaryIO, TextIO
 
 from engine.core import Engine
-from engine.hub_protocol import MAX_LINE, HubMessage, HubSyntaxError, format_message, parse_message
+from engine.hub_protocol import (
+    MAX_LINE,
+    OPTIONS_PARAM,
+    HubMessage,
+    HubSyntaxError,
+    format_message,
+    parse_message,
+)
 from engine.limits import MATE, MATE_BOUND, Progress, SearchLimits
 from engine.notation import board_from_position, hub_move_text, parse_hub_move
 from engine.process import iter_capped_lines
 from rules import VARIANT_IDS, Board, get_variant
+from rules.options import format_text, parse_text
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +115,8 @@ class HubServer:
                     "param", name="variant", value=self.variant.id, type="enum", values=" ".join(VARIANT_IDS)
                 )
             )
+            options = format_text(self.variant.option_values())
+            self.send(format_message("param", name=OPTIONS_PARAM, value=options, type="string"))
             self.send(format_message("param", name="level", value=self.level, type="int", min=1, max=10))
             self.send("wait")
         elif cmd == "init":
@@ -136,8 +146,11 @@ class HubServer:
             self.send(format_message("error", message=f"unknown command {cmd!r}"))
 
     def _set_param(self, name: str | None, value: str | None) -> None:
-        if name == "variant" and value:
-            self.variant = get_variant(value)
+        if name in ("variant", OPTIONS_PARAM) and (value or name == OPTIONS_PARAM):
+            if name == "variant":
+                self.variant = get_variant(value or "")
+            else:   # the options apply to the variant set before them (docs/rules/README.md#options)
+                self.variant = get_variant(self.variant.id, **parse_text(value or ""))
             self.engine = Engine(self.variant)
             self.board = Board(self.variant)
         elif name == "level" and value:

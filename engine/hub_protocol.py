@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+OPTIONS_PARAM = "variant-options"
+"""The parameter an engine declares to be told the game's variant options (`first=white allow_180=false`)."""
+
 MAX_LINE = 64 * 1024
 """Longest Hub line (in bytes, newline excluded) either side reads; longer lines are skipped and counted."""
 

@@ -53,9 +53,13 @@ CREATE TABLE IF NOT EXISTS games (
     opponent_rating REAL NOT NULL,
     opponent_rd REAL NOT NULL,
     score REAL NOT NULL,
-    played REAL NOT NULL
+    played REAL NOT NULL,
+    rating_after REAL,
+    rd_after REAL
 );
 """
+# Columns added after the first release: a database made before them gets them (empty for its old games).
+_ADDED_COLUMNS = (("games", "rating_after", "REAL"), ("games", "rd_after", "REAL"))
 
 
 class UnknownPlayerError(ValueError):
@@ -67,6 +71,17 @@ def level_rating(variant: str, level: int) -> Rating:
     if not 1 <= level <= 10:
         raise ValueError(f"engine level must be 1..10, got {level}")
     return Rating(_LEVEL_BASE[level - 1] + _VARIANT_OFFSET.get(variant, 0.0), _LEVEL_RD, DEFAULT_VOLATILITY)
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One point of a rating history: when a game was played, its score and the rating it left."""
+
+    played: float
+    opponent: str
+    score: float
+    rating: float
+    rd: float
 
 
 @dataclass(frozen=True)
@@ -88,6 +103,7 @@ class RatingStore:
         self._db = sqlite3.connect(self.path)
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.executescript(_SCHEMA)
+        self._add_missing_columns()
 
     def __repr__(self) -> str:
         return f"RatingStore({str(self.path)!r})"
@@ -97,6 +113,13 @@ class RatingStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in _ADDED_COLUMNS:
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                with self._db:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         """Close the database connection."""
@@ -158,9 +181,10 @@ class RatingStore:
         with self._db:
             self._db.execute(
                 "INSERT INTO games (player_id, variant, opponent, opponent_rating, opponent_rd, score,"
-                " played)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (pid, variant, opponent, opponent_rating.rating, opponent_rating.rd, score, now),
+                " played, rating_after, rd_after)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (pid, variant, opponent, opponent_rating.rating, opponent_rating.rd, score, now, new.rating,
+                 new.rd),
             )
             self._db.execute(
                 "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, updated)"
@@ -183,6 +207,19 @@ class RatingStore:
             " JOIN players p ON p.id = r.player_id ORDER BY p.name, r.variant"
         )
         return [PlayerRating(n, v, Rating(r, rd, vol), g) for n, v, r, rd, vol, g in rows]
+
+    def history(self) -> dict[tuple[str, str], list[RatedGame]]:
+        """Every rated game, oldest first, by (player, variant): the rating each one left (games stored
+        before the database kept it are left out: their ratings are not known)."""
+        rows = self._db.execute(
+            "SELECT p.name, g.variant, g.played, g.opponent, g.score, g.rating_after, g.rd_after FROM games g"
+            " JOIN players p ON p.id = g.player_id WHERE g.rating_after IS NOT NULL"
+            " ORDER BY p.name, g.variant, g.played, g.id"
+        )
+        out: dict[tuple[str, str], list[RatedGame]] = {}
+        for name, variant, played, opponent, score, rating, rd in rows:
+            out.setdefault((name, variant), []).append(RatedGame(played, opponent, score, rating, rd))
+        return out
 
     def unrated_players(self) -> list[str]:
         """The profiles that have no rating yet (no rated game in any variant), sorted."""

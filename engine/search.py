@@ -48,6 +48,8 @@ class Searcher:
     ) -> None:
         self.evaluator = evaluator
         self.variant = evaluator.variant
+        # forced captures are searched past the depth, unless every move is one (Konane: Evaluator.quiescence)
+        self.quiescence_plies = QUIESCENCE_PLIES if evaluator.quiescence else 0
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
         self.tt_entries = tt_entries
         self.extend_single_replies = extend_single_replies
@@ -86,12 +88,7 @@ class Searcher:
         limits = limits or SearchLimits(depth=4)
         board = board.copy()
         start = time.perf_counter()
-        self.nodes = 0
-        self._deadline = start + limits.time if limits.time else float("inf")
-        self._node_limit = limits.nodes
-        self._stop = stop_event
-        self._history_keys = self._game_keys(board)
-        self._quiet, self._quiet_limit = self._no_progress(board)
+        self._begin(board, start + limits.time if limits.time else None, limits.nodes, stop_event)
         self._path = []
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
@@ -146,12 +143,7 @@ class Searcher:
     ) -> list[tuple[Move, int]]:
         """Score of every legal move at `depth`, best first: exact within `window` of the best."""
         board = board.copy()
-        self.nodes = 0
-        self._deadline = deadline or float("inf")
-        self._node_limit = None
-        self._stop = stop_event
-        self._history_keys = self._game_keys(board)
-        self._quiet, self._quiet_limit = self._no_progress(board)
+        self._begin(board, deadline, None, stop_event)
         self._path = [board.key()]
         self._extension_plies = 2 * depth
         scored: list[tuple[Move, int]] = []
@@ -179,8 +171,7 @@ class Searcher:
         copy.push(first)
         seen = {board.key(), copy.key()}
         while len(line) < length:
-            entry = self.tt.get(copy.key())
-            move = entry[3] if entry is not None else None
+            move = self._hash_move(copy)
             if move is None or move not in copy.legal_moves:
                 break
             copy.push(move)
@@ -189,6 +180,22 @@ class Searcher:
             seen.add(copy.key())
             line.append(move)
         return tuple(line)
+
+    def _begin(
+        self, board: Board, deadline: float | None, node_limit: int | None, stop_event: threading.Event | None
+    ) -> None:
+        """Set up one search of `board`: limits, and the game's history for the draw rules."""
+        self.nodes = 0
+        self._deadline = deadline or float("inf")
+        self._node_limit = node_limit
+        self._stop = stop_event
+        self._history_keys = self._game_keys(board)
+        self._quiet, self._quiet_limit = self._no_progress(board)
+
+    def _hash_move(self, board: Board) -> Move | None:
+        """The best move the transposition table remembers for `board`, if any."""
+        entry = self.tt.get(board.key())
+        return entry[3] if entry is not None else None
 
     def _game_keys(self, board: Board) -> set[int]:
         """Keys of the positions of the game so far (for repetition draws inside the tree)."""
@@ -295,7 +302,7 @@ class Searcher:
         moves = list(board.legal_moves)
         if not moves:
             return (-MATE + ply if self.variant.no_move_loses else MATE - ply), ()
-        if depth <= 0 and (not moves[0].captures or depth <= -QUIESCENCE_PLIES):
+        if depth <= 0 and (not moves[0].captures or depth <= -self.quiescence_plies):
             return self.evaluator.evaluate(board), ()
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(board), ()
@@ -352,7 +359,7 @@ class Searcher:
         if not moves:
             return -MATE + ply if self.variant.no_move_loses else MATE - ply
         captures = bool(moves[0].captures)
-        if depth <= 0 and (not captures or depth <= -QUIESCENCE_PLIES):
+        if depth <= 0 and (not captures or depth <= -self.quiescence_plies):
             return self.evaluator.evaluate(board)
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(board)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.notation import HISTORY_PLIES, recent_moves
-from rules import Board, Move
+from rules import Board, Move, Variant, get_variant
+from rules.options import format_text, parse_text
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
     from engine.core import Engine
     from engine.limits import SearchLimits
 
-    engines: dict[str, Engine] = {}
+    engines: dict[tuple[str, str], Engine] = {}
     while True:
         request = requests.get()
         if request is None or request[0] == "quit":
@@ -109,13 +110,15 @@ def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
             for eng in engines.values():
                 eng.new_game()
             continue
-        _kind, search_id, fen, variant, level, seconds, depth, line = request
+        _kind, search_id, fen, (variant_id, options), level, seconds, depth, line = request
         flag = _CancelFlag(cancelled, search_id)
         if flag.is_set():
             replies.put(("done", WorkerResult(search_id, fen, None, None, 0, (), 0, 0, True)))
             continue
         try:
-            engine = engines.get(variant) or engines.setdefault(variant, Engine(variant))
+            key = (variant_id, options)
+            engine = engines.get(key) or engines.setdefault(key, Engine(get_variant(variant_id,
+                                                                                   **parse_text(options))))
             board = _position(engine.variant, fen, line)
 
             def report(p: Any, search_id: int = search_id) -> None:
@@ -232,13 +235,16 @@ class EngineWorker:
         return self._process.is_alive()
 
     def start_search(
-        self, fen: str, variant: str, level: int = 10, time: float | None = 1.0, depth: int | None = None,
-        line: Line | None = None,
+        self, fen: str, variant: Variant | str, level: int = 10, time: float | None = 1.0,
+        depth: int | None = None, line: Line | None = None,
     ) -> int:
         """Cancel any running search and start a new one; returns its id (results carry it).
 
-        ``line`` (from ``game_line``) carries the game's recent moves for the draw rules.
+        ``variant``: the game's Variant (its options travel as text) or an id. ``line`` (from ``game_line``)
+        carries the game's recent moves for the draw rules.
         """
+        if isinstance(variant, str):
+            variant = get_variant(variant)
         if self._closed:
             raise RuntimeError("the engine worker is closed")
         if not 1 <= level <= 10:
@@ -249,7 +255,8 @@ class EngineWorker:
             self._next_id += 1
             self._current = self._next_id
             search_id = self._next_id
-        self._requests.put(("search", search_id, fen, variant, level, time, depth, line))
+        spec = (variant.id, format_text(variant.option_values()))
+        self._requests.put(("search", search_id, fen, spec, level, time, depth, line))
         return search_id
 
     def stop(self) -> None:

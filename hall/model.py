@@ -98,7 +98,10 @@ class GameStream:
     def _start(self, entry: dict[str, Any]) -> None:
         settings = entry["settings"]
         try:
-            self.variant = get_variant(settings["variant"])
+            options = settings.get("variant_options") or {}   # docs/rules/README.md#options
+            if not isinstance(options, dict):
+                raise ValueError(f"variant_options must be an object, not {options!r}")
+            self.variant = get_variant(settings["variant"], **options)
             self.start_fen = settings.get("fen")
             self.board = Board(self.variant, self.start_fen)
         except ValueError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules import Board
 from rules.pdn import Clock, Line, MoveNode, PdnGame, write_game
+from rules.pdn.record import variant_tags
 
 from .book import Correction, Pairing
 from .model import GameStream
@@ -24,7 +25,7 @@ def game_tags(feed: BoardFeed, pairing: Pairing | None, correction: Correction |
             "Result": result_of(feed, correction)}
     if game is not None and game.variant is not None:
         if game.variant.pdn_gametype:
-            tags["GameType"] = game.variant.pdn_gametype
+            tags.update(variant_tags(game.variant))
         if game.start_fen is not None:
             tags["FEN"] = game.start_fen
         time_control = game.entries[0]["settings"].get("time_control")

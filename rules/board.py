@@ -271,6 +271,15 @@ class Board:
         white = self._turn is Color.WHITE
         base = 0 if white else 2
         was_king = k & fbit
+        if cap & fbit:  # the mover takes its own piece off (Konane's opening removals): nothing lands
+            if white:
+                w &= ~fbit
+            else:
+                b &= ~fbit
+            self._w, self._b, self._k = w, b, k & ~fbit
+            self._turn = _BLACK if white else _WHITE
+            self._key = key ^ z[base + (1 if was_king else 0)][frm] ^ self._zturn
+            return
         key ^= z[base + (1 if was_king else 0)][frm] ^ z[base + (1 if (was_king or promo) else 0)][to]
         if cap:
             obase = 2 - base

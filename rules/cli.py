@@ -9,14 +9,15 @@ import time
 
 from rules.board import Board
 from rules.errors import RulesError, UnknownVariantError
+from rules.options import parse_text
 from rules.perft import divide, perft
 from rules.rulebook import SectionNotFoundError, page, render
-from rules.variants import VARIANT_IDS
+from rules.variants import VARIANT_IDS, get_variant
 
 
 def _board(args: argparse.Namespace) -> Board:
     try:
-        return Board(args.variant, args.fen)
+        return Board(get_variant(args.variant, **parse_text(args.variant_options)), args.fen)
     except RulesError as exc:
         raise SystemExit(f"error: {exc}") from None
 
@@ -72,6 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("variant", help="variant id, e.g. international, english, russian")
     p.add_argument("depth", type=int, help="search depth in plies")
     p.add_argument("--fen", default=None, help="start from this PDN FEN instead of the initial position")
+    p.add_argument("--variant-options", default="", metavar="OPTIONS",
+                   help='the variant\'s options, e.g. "first=white" (docs/rules/README.md#options)')
     p.add_argument("--divide", action="store_true", help="print the count below each root move")
     p.add_argument("--keep-duplicates", action="store_true",
                    help="count every capture path (Bik/dctl 'keep' tables) instead of merging duplicates")
@@ -80,6 +83,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=f"Legal moves for a variant ({variants}).")
     m.add_argument("variant", help="variant id")
     m.add_argument("--fen", default=None, help="position as a PDN FEN (default: the start position)")
+    m.add_argument("--variant-options", default="", metavar="OPTIONS",
+                   help='the variant\'s options, e.g. "promotion_mid_capture=stop"')
     m.set_defaults(func=_moves)
     r = sub.add_parser("rules", help="print a variant's rules page (docs/rules) for the terminal",
                        description=f"The rules of a variant ({variants}); without one, the list of pages.")

@@ -21,8 +21,13 @@ class Move:
 
     @property
     def is_capture(self) -> bool:
-        """True when the move captures at least one piece."""
-        return bool(self.captures)
+        """True when the move captures at least one piece (an enemy's: a removal is not a capture)."""
+        return bool(self.captures) and not self.is_removal
+
+    @property
+    def is_removal(self) -> bool:
+        """True for a piece its owner takes off the board (Konane's opening): from == to, capturing itself."""
+        return self.captures == (self.from_square,) and self.to_square == self.from_square
 
     @property
     def identity(self) -> tuple[int, int, frozenset[int]]:

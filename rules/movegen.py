@@ -12,6 +12,7 @@ from functools import cache
 
 from rules.geometry import DIRECTIONS, REVERSE
 from rules.move import Move
+from rules.native import native_movegen
 from rules.pieces import Color
 from rules.variants import Variant
 
@@ -35,6 +36,18 @@ def _short_jumpers(pieces: int, targets: int, empty: int, tests: ShiftTests) -> 
         else:
             found |= pieces & (targets >> sh) & (empty >> 2 * sh)
     return found
+
+
+def merge_duplicates(moves: list[RawMove]) -> list[RawMove]:
+    """One capture per (from, to, captured set, promotion): other paths are the same move on the board."""
+    seen: set[tuple[int, int, int, bool]] = set()
+    unique: list[RawMove] = []
+    for m in moves:
+        key = (m[0], m[1], m[2], m[3])
+        if key not in seen:
+            seen.add(key)
+            unique.append(m)
+    return unique
 
 
 class MoveGen:
@@ -277,14 +290,7 @@ class MoveGen:
                 break
         else:  # single captures: a different path always means a different landing square
             return out
-        seen: set[tuple[int, int, int, bool]] = set()
-        unique: list[RawMove] = []
-        for m in out:
-            key = (m[0], m[1], m[2], m[3])
-            if key not in seen:
-                seen.add(key)
-                unique.append(m)
-        return unique
+        return merge_duplicates(out)
 
     def _sdfs(self, start: int, sq: int, king: bool, promoted: bool, occ: int, opp: int, opp_kings: int,
               captured: int, path: tuple[int, ...], caps: tuple[int, ...], last_dir: int,
@@ -436,5 +442,13 @@ class MoveGen:
 
 @cache
 def movegen_for(variant: Variant) -> MoveGen:
-    """The (cached) move generator of a variant."""
+    """The (cached) move generator of a variant: the compiled one when it is built and fits the variant, else
+    the Python one (the move kinds beyond standard ones have their own: rules/kinds)."""
+    native = native_movegen(variant)
+    if native is not None:
+        return native
+    if variant.move_kind != "standard":
+        from rules.kinds import kind_movegen
+
+        return kind_movegen(variant)
     return MoveGen(variant)

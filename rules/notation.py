@@ -56,7 +56,7 @@ def _text(board: Board, squares: list[int], capture: bool) -> str:
 
 def full_text(board: Board, move: Move) -> str:
     """The move with every landing square (always unambiguous)."""
-    return _text(board, list(move.path), move.is_capture)
+    return _text(board, list(move.path), bool(move.captures))
 
 
 def _groups(board: Board, move: Move) -> list[set[int]]:
@@ -91,8 +91,8 @@ def _matches(mids: list[int], groups: list[set[int]]) -> bool:
 def move_text(board: Board, move: Move) -> str:
     """The move in the variant's notation; intermediate squares only to tell apart captures that share
     from and to but take different pieces."""
-    if not move.is_capture:
-        return _text(board, [move.from_square, move.to_square], False)
+    if not move.is_capture:   # a removal takes its own piece off: "d5xd5"
+        return _text(board, [move.from_square, move.to_square], move.is_removal)
     rivals = [
         m for m in board.legal_moves
         if m.from_square == move.from_square and m.to_square == move.to_square

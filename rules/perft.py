@@ -24,7 +24,8 @@ def _perft(gen: MoveGen, own: int, opp: int, kings: int, color: int, depth: int,
             nk = (kings | tb) & ~cap
         else:
             nk = kings & ~cap
-        total += _perft(gen, opp & ~cap, own ^ fb ^ tb, nk, nxt, depth, keep)
+        # own & ~cap: a removal (from == to, its square captured) takes the mover's piece off
+        total += _perft(gen, opp & ~cap, (own & ~cap) ^ fb ^ tb, nk, nxt, depth, keep)
     return total
 
 
@@ -35,6 +36,8 @@ def perft(board: Board, depth: int, keep_duplicates: bool = False) -> int:
     if depth == 0:
         return 1
     own, opp = board._own_opp()
+    if not isinstance(board._gen, MoveGen):  # the compiled generator counts in C
+        return board._gen.perft(own, opp, board._k, board.turn, depth, keep_duplicates)
     return _perft(board._gen, own, opp, board._k, int(board.turn), depth, keep_duplicates)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -137,18 +138,27 @@ def _table(rows: list[str], width: int) -> list[str]:
     return out[:-1] if titled else out
 
 
-def render(markdown: str, width: int = 80) -> str:
-    """Markdown as plain text wrapped to `width` columns: headings underlined, lists indented, tables
-    aligned, code blocks (the board diagrams) kept exactly as written."""
-    width = max(width, 20)
-    out: list[str] = []
+@dataclass(frozen=True)
+class Block:
+    """One block of a rules page's Markdown, as both renderers see it (the terminal's :func:`render` and the
+    web panel's HTML): a heading, paragraph, code block, table, list item or quote."""
+
+    kind: str                     # "heading", "para", "code", "table", "item" or "quote"
+    text: str = ""                # the heading's title, the text (Markdown inline), the code block's language
+    level: int = 0                # a heading's level, a list item's indent
+    mark: str = ""                # a list item's mark: "-", "*", "+", "1.", "2)"
+    lines: tuple[str, ...] = ()   # a code block's lines, a table's rows
+    ends: bool = False            # a list item followed by a blank line or the end of the text
+
+
+def blocks(markdown: str) -> Iterator[Block]:
+    """The blocks of ``markdown`` (HTML comments dropped, a list item's continuation lines joined)."""
     para: list[str] = []
     lines = markdown.splitlines()
 
-    def flush() -> None:
+    def flush() -> Iterator[Block]:
         if para:
-            out.extend(textwrap.wrap(_inline(" ".join(para)), width) or [""])
-            out.append("")
+            yield Block("para", " ".join(para))
             para.clear()
 
     i = 0
@@ -156,59 +166,80 @@ def render(markdown: str, width: int = 80) -> str:
         line = lines[i]
         stripped = line.strip()
         if _FENCE.match(line):
-            flush()
+            yield from flush()
+            kind = stripped.strip("`~").strip()
             i += 1
+            start = i
             while i < len(lines) and not _FENCE.match(lines[i]):
-                out.append("  " + lines[i] if lines[i] else "")
                 i += 1
-            out.append("")
+            yield Block("code", kind, lines=tuple(lines[start:i]))
         elif stripped.startswith("<!--"):
-            flush()
+            yield from flush()
             while i < len(lines) and "-->" not in lines[i]:
                 i += 1
         elif m := _HEADING.match(line):
-            flush()
-            title = _inline(m.group(2))
-            level = len(m.group(1))
-            out.append(title)
-            if level <= 2:
-                out.append(("=" if level == 1 else "-") * min(len(title), width))
-            out.append("")
+            yield from flush()
+            yield Block("heading", m.group(2), len(m.group(1)))
         elif stripped.startswith("|") and i + 1 < len(lines) and set(lines[i + 1].strip()) <= set("|-: "):
-            flush()
-            rows = []
+            yield from flush()
+            start = i
             while i < len(lines) and lines[i].strip().startswith("|"):
-                rows.append(lines[i])
                 i += 1
-            out += [*_table(rows, width), ""]
+            yield Block("table", lines=tuple(lines[start:i]))
             continue
         elif m := _BULLET.match(line):
-            flush()
+            yield from flush()
             indent, mark, text = m.groups()
-            lead = " " * len(indent) + ("-" if not mark[0].isdigit() else mark) + " "
-            while i + 1 < len(lines) and lines[i + 1].startswith(" " * (len(lead))) and lines[i + 1].strip() \
+            lead = len(indent) + len(mark) + 1
+            while i + 1 < len(lines) and lines[i + 1].startswith(" " * lead) and lines[i + 1].strip() \
                     and not _BULLET.match(lines[i + 1]):
                 i += 1
                 text += " " + lines[i].strip()
-            out += textwrap.wrap(_inline(text), width, initial_indent=lead,
-                                 subsequent_indent=" " * len(lead))
-            if i + 1 >= len(lines) or not lines[i + 1].strip():
-                out.append("")
+            ends = i + 1 >= len(lines) or not lines[i + 1].strip()
+            yield Block("item", text, len(indent), mark, ends=ends)
         elif stripped.startswith(">"):
-            flush()
+            yield from flush()
             quote = []
             while i < len(lines) and lines[i].strip().startswith(">"):
                 quote.append(lines[i].strip()[1:].strip())
                 i += 1
-            out += [*textwrap.wrap(_inline(" ".join(quote)), width, initial_indent="  ",
-                                   subsequent_indent="  "), ""]
+            yield Block("quote", " ".join(quote))
             continue
         elif not stripped:
-            flush()
+            yield from flush()
         else:
             para.append(stripped)
         i += 1
-    flush()
+    yield from flush()
+
+
+def render(markdown: str, width: int = 80) -> str:
+    """Markdown as plain text wrapped to `width` columns: headings underlined, lists indented, tables
+    aligned, code blocks (the board diagrams) kept exactly as written."""
+    width = max(width, 20)
+    out: list[str] = []
+    for block in blocks(markdown):
+        if block.kind == "code":
+            out += [*("  " + line if line else "" for line in block.lines), ""]
+        elif block.kind == "heading":
+            title = _inline(block.text)
+            out.append(title)
+            if block.level <= 2:
+                out.append(("=" if block.level == 1 else "-") * min(len(title), width))
+            out.append("")
+        elif block.kind == "table":
+            out += [*_table(list(block.lines), width), ""]
+        elif block.kind == "item":
+            lead = " " * block.level + ("-" if not block.mark[0].isdigit() else block.mark) + " "
+            out += textwrap.wrap(_inline(block.text), width, initial_indent=lead,
+                                 subsequent_indent=" " * len(lead))
+            if block.ends:
+                out.append("")
+        elif block.kind == "quote":
+            quote = textwrap.wrap(_inline(block.text), width, initial_indent="  ", subsequent_indent="  ")
+            out += [*quote, ""]
+        else:
+            out += [*(textwrap.wrap(_inline(block.text), width) or [""]), ""]
     while out and not out[-1]:
         out.pop()
     text = "\n".join(out)

@@ -18,8 +18,9 @@ ALLOWED = {
     "hall": {"rules", "controller", "web"},           # the broadcast wire, the access checks
 }
 # `dboard play` is where the console and the web page are put together, so it may start the web server;
-# the `dboard` command lists `dboard hall` among its subcommands.
-COMPOSITION_ROOTS = {("controller/play_cli.py", "web"), ("controller/cli.py", "hall")}
+# the `dboard` command lists `dboard hall` and `dboard stats` among its subcommands.
+COMPOSITION_ROOTS = {("controller/play_cli.py", "web"), ("controller/cli.py", "hall"),
+                     ("controller/cli.py", "web")}
 
 
 DYNAMIC = {"import_module", "__import__"}

@@ -22,6 +22,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller.rating_history import RATINGS_FILE
+
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
 from .guards import CLOSE, BodyError, BodyLimit, HostGuard, SecurityHeaders, read_body, refusal
@@ -29,6 +31,8 @@ from .hub import Hub
 from .library import GameLibrary, LibraryError, replay
 from .limits import Limits, ThrottledLog
 from .messages import ClientError, Dispatcher, redact
+from .rules_page import rules_page
+from .stats import StatsError, library_stats, page_json
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +163,33 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
             return forbidden(why, "access token required", as_json=False)
         return PlainTextResponse(session.pdn() + "\n", media_type="application/x-pdn")
 
+    async def api_rules(request: Request) -> Response:
+        """A variant's rules page as HTML with its section anchors and start position (the Rules tab)."""
+        if why := view_refused(request):
+            return forbidden(why, "access token required")
+        try:
+            return JSONResponse(await asyncio.to_thread(rules_page, request.path_params["variant"]))
+        except ValueError as exc:
+            return JSONResponse({"error": redact(str(exc))}, status_code=404)
+
+    async def api_stats(request: Request) -> Response:
+        """The game library's statistics (the Statistics tab)."""
+        if why := view_refused(request):
+            return forbidden(why, "access token required")
+        ratings = getattr(session, "ratings_path", None) or options.data_dir / RATINGS_FILE
+        return JSONResponse(await asyncio.to_thread(page_json, library, ratings))
+
+    async def api_stats_csv(request: Request) -> Response:
+        if why := view_refused(request):
+            return forbidden(why, "access token required", as_json=False)
+        table = request.path_params["table"]
+        try:
+            text = (await asyncio.to_thread(library_stats, library)).csv(table)
+        except StatsError as exc:
+            return PlainTextResponse(f"{exc}\n", status_code=404)
+        return PlainTextResponse(text, media_type="text/csv", headers={
+            "Content-Disposition": f'attachment; filename="dboard-{table}.csv"'})
+
     async def websocket(ws: WebSocket) -> None:
         if not same_origin(ws.headers):
             await ws.close(code=4403)
@@ -187,6 +218,9 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         Route("/api/games.pdn", api_all_pdn),
         Route("/api/games/{game_id:str}.pdn", api_game_pdn),
         Route("/api/games/{game_id:str}", api_game),
+        Route("/api/rules/{variant:str}", api_rules),
+        Route("/api/stats", api_stats),
+        Route("/api/stats/{table:str}.csv", api_stats_csv),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]

@@ -170,6 +170,7 @@ class GameLibrary:
         self.sweep_seconds = sweep_seconds
         self.reads = 0   # PDN files read since the start (the index re-reads only what changed)
         self._files: dict[Path, _File] = {}
+        self._unreadable: dict[Path, str] = {}   # files the last sweep could not read, and why
         self._dirs: dict[str, int] = {}
         self._swept_at = -sweep_seconds
         self._racy = True
@@ -220,6 +221,7 @@ class GameLibrary:
         # time stamp: trust the stamps only once they are older than that (as git does with its index).
         self._racy = any(time.time() - stamp / 1e9 < RACY_SECONDS for stamp in self._dirs.values())
         seen: dict[Path, _File] = {}
+        self._unreadable = {}
         changed = False
         for folder in self._dirs:
             try:
@@ -252,6 +254,7 @@ class GameLibrary:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             log.warning("cannot read %s: %s", path, exc)
+            self._unreadable[path] = exc.strerror or str(exc)
             return None
         self.reads += 1
         rel = path.relative_to(self.directory).as_posix()
@@ -290,6 +293,32 @@ class GameLibrary:
         with self._lock:
             files = list(dict.fromkeys(entry.path for entry in self._entries))
         return [record for path in files for record in self._records(path)]
+
+    def games_and_problems(self) -> tuple[list[GameRecord], list[str]]:
+        """Every game of every file read whole, and one message for each file that cannot be read or is not
+        UTF-8 text (its games are left out): for the statistics, which name what they leave out."""
+        self.refresh()
+        with self._lock:
+            files = list(dict.fromkeys(entry.path for entry in self._entries))
+            problems = [f"{self._name(path)}: cannot read: {why}"
+                        for path, why in sorted(self._unreadable.items())]
+        records: list[GameRecord] = []
+        for path in files:
+            try:
+                path.read_bytes().decode("utf-8")
+                records += self._records(path)
+            except UnicodeDecodeError as exc:
+                problems.append(f"{self._name(path)}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                                f"offset {exc.start}); its games are left out")
+            except OSError as exc:
+                problems.append(f"{self._name(path)}: cannot read: {exc.strerror or exc}")
+            except LibraryError as exc:
+                problems.append(str(exc))
+        return records, problems
+
+    def _name(self, path: Path) -> str:
+        """A file's name relative to the library's directory (what messages show)."""
+        return path.relative_to(self.directory).as_posix()
 
     def get(self, game_id: str) -> GameRecord:
         """The game with this id, read from its file (ids come from the index; nothing else is ever read)."""
@@ -333,12 +362,12 @@ def replay(record: GameRecord) -> dict[str, Any]:
     """The game move by move for the viewer: the board size and, for every ply from the start, the pieces,
     the move text and its from/to squares. Stops (with ``error``) at the first move that cannot be read."""
     import rules
+    from rules.pdn import PdnGame, variant_of
 
-    variant_id = record.variant_label()
-    try:
-        variant = rules.get_variant(variant_id)
-    except ValueError:
-        variant = rules.variant_for_gametype(record.tag("GameType"))
+    try:   # the variant with the options its tags give (VariantOptions, the GameType's first player)
+        variant = variant_of(PdnGame(tags=dict(record.tags)))
+    except ValueError as exc:
+        raise LibraryError(f"{record.path.name}, game {record.index + 1}: {exc}") from None
     fen = record.tag("FEN") or None
     board = rules.Board(variant, fen)
     geometry = variant.geometry
@@ -350,10 +379,12 @@ def replay(record: GameRecord) -> dict[str, Any]:
         except ValueError as exc:
             error = f"move {ply} ({text}): {exc}"
             break
+        by = "white" if int(board.turn) == 0 else "black"
         board.push(move)
-        frames.append({"text": text, "pieces": pieces_json(board),
+        frames.append({"text": text, "pieces": pieces_json(board), "by": by,
                        "from": list(geometry.rc(move.from_square)), "to": list(geometry.rc(move.to_square))})
     return {"id": record.game_id, "summary": record.summary(), "variant": variant.id,
+            "first": "white" if int(variant.first) == 0 else "black",
             "rows": variant.height, "cols": variant.width, "frames": frames, "error": error}
 
 

@@ -44,23 +44,43 @@ def event_message(event: Any) -> dict[str, Any]:
 
 
 def variants_info() -> list[dict[str, Any]]:
-    """The variants the page offers for a new game: id, name and board size."""
+    """The variants the page offers for a new game: id, name, board size and lines, and the options each has
+    (name, kind, label, choices, default: the new-game form shows these, each preset to its default)."""
     try:
         import rules
+        from rules.options import SPECS
 
         out = []
         for vid in rules.VARIANT_IDS:
             variant = rules.get_variant(vid)
             geometry = variant.geometry
             squares = [[*geometry.rc(sq), geometry.name(sq)] for sq in geometry.squares]
+            options = [{"name": name, "kind": spec.kind, "label": spec.label, "choices": list(spec.choices),
+                        "default": spec.json(getattr(variant, name))}
+                       for name, spec in ((n, SPECS[n]) for n in variant.options)]
             out.append({"id": variant.id, "name": variant.name, "rows": variant.height,
-                        "cols": variant.width, "squares": squares,
+                        "cols": variant.width, "squares": squares, "lines": _lines(variant),
                         "missed_capture_policy": variant.missed_capture_policy,
-                        "first": "white" if int(variant.first) == 0 else "black"})
+                        "first": "white" if int(variant.first) == 0 else "black", "options": options})
         return out
     except (ImportError, AttributeError, ValueError) as exc:
         log.warning("variant list unavailable: %s", exc)
         return []
+
+
+def _lines(variant: Any) -> list[list[int]]:
+    """A board of points joined by lines (alquerque): each line segment as [row, col, row, col]; [] for a
+    board of squares."""
+    if variant.move_kind != "alquerque":
+        return []
+    geometry = variant.geometry
+    out = []
+    for sq in geometry.squares:
+        for d in range(len(geometry.steps)):
+            to = geometry.steps[d][sq]
+            if to > sq:
+                out.append([*geometry.rc(sq), *geometry.rc(to)])
+    return out
 
 
 def is_virtual(session: Any) -> bool:
@@ -214,7 +234,7 @@ class Dispatcher:
 
         variant_id = getattr(command, "variant", None) or self.session.state().get("variant")
         try:
-            variant = rules.get_variant(str(variant_id))
+            variant = rules.get_variant(str(variant_id), **(getattr(command, "variant_options", None) or {}))
             fen = getattr(command, "fen", None)
             if fen:
                 rules.Board(variant, fen)

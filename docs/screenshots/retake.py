@@ -109,6 +109,41 @@ def game_library(page: Page, live: LiveServer) -> None:
     save(page, "game-library.png")
 
 
+def rules_page(page: Page, live: LiveServer) -> None:
+    page.click("#tab-rules")
+    page.wait_for_selector("#rules-page[data-variant='english'] #rules-board .sq[data-piece]")
+    page.click("#rules-toc a:text('Set-up')")
+    page.wait_for_selector("#rules-set-up.target")
+    save(page, "rules-page.png")
+
+
+def statistics(page: Page, live: LiveServer) -> None:
+    """A few games against the engine (the person, Black in English, resigns or plays on) and one draw."""
+    from controller import commands as cmd
+
+    for n, level in enumerate((2, 3, 2), start=1):
+        if n > 1:
+            live.send(cmd.NewGame("english", "black", "engine", level))
+            page.wait_for_selector("#result", state="hidden")
+        arranged(page)
+        page.click("#btn-resign")
+        page.click("#btn-resign-yes")
+        page.wait_for_function("n => [...document.querySelectorAll('#messages li')].filter((li) => "
+                               "/Your english rating/.test(li.textContent)).length === n", arg=n)
+    for opening in (["11-15", "23-19", "8-11"], ["11-15", "23-19", "9-13"], ["11-15", "23-19", "8-11"]):
+        live.send(cmd.NewGame("english", "both", "person", 3))
+        page.wait_for_selector("#result", state="hidden")
+        arranged(page)
+        for text in opening:
+            live.play(text)
+        live.send(cmd.OfferDraw("white"))
+        live.send(cmd.AcceptDraw("black"))
+        page.wait_for_selector("#result[data-result]")
+    page.click("#tab-stats")
+    page.wait_for_selector("figure.ratings")
+    save(page, "statistics.png")
+
+
 SCENES: dict[str, tuple[Callable[[Page, LiveServer], None], dict[str, object]]] = {
     "live-board-start": (live_board_start, {"variant": "international", "opponent": "engine"}),
     "live-board-computer-move": (live_board_computer_move, {"variant": "spanish", "opponent": "engine",
@@ -116,6 +151,9 @@ SCENES: dict[str, tuple[Callable[[Page, LiveServer], None], dict[str, object]]] 
     "live-board-history": (live_board_history, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
     "live-board-phone": (live_board_phone, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
     "game-library": (game_library, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
+    "rules-page": (rules_page, {"variant": "english", "opponent": "person", "human_color": "both"}),
+    "statistics": (statistics, {"variant": "english", "opponent": "engine", "human_color": "black",
+                                "level": 2, "settle_ms": 0}),
 }
 
 

@@ -5,7 +5,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
+from rules.options import format_text
 from rules.pdn.model import Clock, MoveNode, PdnGame
+
+
+def variant_tags(variant: rules.Variant, short: bool = False) -> dict[str, str]:
+    """The tags naming a game's variant: GameType (its first player the game's: Thai with White first is
+    ``31,W,8,8,N2,0``), and VariantOptions for the options that differ from the variant's defaults
+    (``first=white allow_180=false``). `short`: an official GameType by its number alone when it can be."""
+    values = variant.option_values()
+    gametype = variant.pdn_gametype
+    if "first" in values:
+        parts = gametype.split(",")
+        gametype = ",".join([parts[0], variant.first.letter, *parts[2:]])
+    elif short and variant.gametype_number:
+        gametype = gametype.split(",")[0]
+    tags = {"GameType": gametype}
+    if values:
+        tags["VariantOptions"] = format_text(values)
+    return tags
 
 
 def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
@@ -20,8 +38,8 @@ def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
     variant = board.variant
     game = PdnGame(tags=dict(tags or {}), result=result)
     game.tags.setdefault("Result", result)
-    game.tags.setdefault("GameType", variant.pdn_gametype.split(",")[0] if variant.gametype_number
-                         else variant.pdn_gametype)
+    for name, value in variant_tags(variant, short=True).items():
+        game.tags.setdefault(name, value)
     if variant.gametype_number is None:
         game.tags.setdefault("Variant", variant.id)
     if start.fen() != rules.Board(variant).fen():

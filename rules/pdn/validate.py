@@ -12,6 +12,7 @@ import re
 
 import rules
 from rules.errors import shorten
+from rules.options import parse_text
 from rules.pdn.errors import PdnError, PdnGameError, PdnMoveError
 from rules.pdn.model import Line, MoveNode, PdnGame
 
@@ -26,7 +27,27 @@ def _where(game: PdnGame, tag: str) -> tuple[int, int]:
 
 
 def variant_of(game: PdnGame, default: str | None = None) -> rules.Variant:
-    """The game's variant (Variant tag, GameType tag, `default`, international); PdnGameError if unknown."""
+    """The game's variant (Variant tag, GameType tag, `default`, international) with its options (the
+    GameType's first player, the VariantOptions tag); PdnGameError if unknown or an option is bad."""
+    variant = _base_variant(game, default)
+    options: dict[str, object] = {}
+    parts = game.tags.get("GameType", "").split(",")
+    if len(parts) > 1 and parts[1].strip().upper() in ("W", "B") and "first" in variant.options:
+        first = rules.Color.WHITE if parts[1].strip().upper() == "W" else rules.Color.BLACK
+        if first != variant.first:
+            options["first"] = first
+    try:
+        if "VariantOptions" in game.tags:
+            options.update(parse_text(game.tags["VariantOptions"]))
+        return rules.get_variant(variant, **options) if options else variant
+    except rules.RulesError as exc:
+        tag = "VariantOptions" if "VariantOptions" in game.tags else "GameType"
+        raise PdnGameError(f"{tag} tag: {exc}", *_where(game, tag), game=game.number,
+                           label=game.label()) from None
+
+
+def _base_variant(game: PdnGame, default: str | None) -> rules.Variant:
+    """The variant the tags name, without options."""
     label = game.label()
     if "Variant" in game.tags:
         try:

@@ -12,13 +12,17 @@ from typing import Generic, TypeVar
 from rules.pdn.errors import PdnError, PdnGameError, PdnSyntaxError
 from rules.pdn.limits import DEFAULT_LIMITS, Limits
 from rules.pdn.model import GLYPH_NAGS, Clock, Line, MoveNode, PdnGame
+from rules.pieces import Color
+from rules.variants import VARIANTS
 
 T = TypeVar("T")
 SKIP = object()  # returned by `end_tags` to skip the move text of the game
 
 _CLOCK = re.compile(r"\[%clock\s+w(\d{1,6}):(\d\d):(\d\d)\s+b(\d{1,6}):(\d\d):(\d\d)\s*\]", re.ASCII)
 _WALL = re.compile(r"\[%wall\s+([^\]\s]+)\s*\]")
-_FIRST_BLACK = {"21", "23", "31"}  # GameType numbers whose first player is Black (docs/rules/README.md)
+# GameType numbers whose first player is Black (docs/rules/README.md): English, American pool, Thai, and the
+# private numbers of the project's variants that Black starts
+_FIRST_BLACK = {"23"} | {v.pdn_gametype.split(",")[0] for v in VARIANTS.values() if v.first == Color.BLACK}
 
 
 class BaseVisitor(Generic[T]):

@@ -14,6 +14,8 @@ from controller.machine import Controller
 from controller.settings import EngineJob, GameSettings
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.types import Cell
+from rules import Variant
+from rules.options import format_text
 
 OPENINGS = {  # the seven scenario variants -> the first mover's move and the reply, from the start position
     "spanish": ("12-16", "21-17"),
@@ -29,13 +31,16 @@ OPENINGS = {  # the seven scenario variants -> the first mover's move and the re
 class Rig:
     """Physical actions (lift/place a square, wait) fed as occupancy snapshots into a Controller."""
 
-    def __init__(self, variant: str, tmp: Path | None = None, *, human_color: str = "both",
+    def __init__(self, variant: str | Variant, tmp: Path | None = None, *, human_color: str = "both",
                  opponent: str = "person", fen: str | None = None, setup: bool = True, flipped: bool = False,
                  time_control: str | None = None, **config: object) -> None:
         self.clock = ManualClock(100.0)
         self.events: list[ev.Event] = []
         self.jobs: list[EngineJob] = []
-        self.config = Config(variant=variant, human_color=human_color, opponent=opponent, **config)
+        vid, options = (variant, "") if isinstance(variant, str) else (variant.id,
+                                                                       format_text(variant.option_values()))
+        self.config = Config(variant=vid, variant_options=options, human_color=human_color, opponent=opponent,
+                             **config)
         self.journal = Journal(tmp) if tmp is not None else None
         self.ctl = Controller(self.config, clock=self.clock, journal=self.journal, emit=self.events.append,
                               request_engine=self.jobs.append,

@@ -103,11 +103,11 @@ def test_bad_new_game_changes_nothing() -> None:
     r = Rig("english")
     r.move("11-15")
     before = r.ctl.state_dict()
-    for settings, words in ((GameSettings("international", fen="W:W99:B1"), "FEN"),
-                            (GameSettings("checkers-on-mars"), "unknown variant"),
-                            (GameSettings("international", time_control="soon"), "time control")):
+    for settings, words in ((lambda: GameSettings("international", fen="W:W99:B1"), "FEN"),
+                            (lambda: GameSettings("checkers-on-mars"), "unknown variant"),
+                            (lambda: GameSettings("international", time_control="soon"), "time control")):
         with pytest.raises(ValueError, match=words):
-            r.ctl.new_game(settings)
+            r.ctl.new_game(settings())
         assert r.ctl.state_dict() == before
         assert r.ctl.variant.id == "english" and r.texts == ["11-15"]
 

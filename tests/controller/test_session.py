@@ -205,3 +205,36 @@ def test_the_computer_answers_a_draw_offer(tmp_path: Path, fen: str, accepts: bo
             assert ("Game over" in answer.text) is accepts, answer.text
 
     asyncio.run(main())
+
+
+def test_konane_removals_and_alquerque_on_the_simulated_board(tmp_path: Path) -> None:
+    """The computer's Konane removal plays itself on the simulated board as a lift with no place; the person's
+    removal is a lift; then the 5x5 board takes an Alquerque game (docs/rules/hawaii.md, alquerque.md)."""
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="hawaii", human_color="white", opponent="engine", settle_ms=50)
+        async with Session(config, board, board, tmp_path, opponent=LevelOneEngine("hawaii")) as session:
+            events = session.subscribe()
+            board.set_occupancy(session.controller.exp.base)
+            first = await next_event(events, ev.MoveCommitted)   # Black, the computer, takes a piece off
+            assert first.by == "black" and first.text in ("a8xa8", "h1xh1", "d5xd5", "e4xe4")
+            await session.idle()
+            assert len(board.occupied) == 63 and session.state()["state"] == "person.idle"
+            every = frozenset((r, c) for r in range(8) for c in range(8))
+            (hole,) = every - session.controller.exp.base
+            mine = next(s for s in session.controller.exp.shapes if s.move.is_removal)
+            assert abs(mine.origin[0] - hole[0]) + abs(mine.origin[1] - hole[1]) == 1
+            board.lift(mine.origin)
+            second = await next_event(events, ev.MoveCommitted)
+            assert second.by == "white" and second.text == mine.text
+            third = await next_event(events, ev.MoveCommitted)   # the computer's first capture plays itself
+            assert third.by == "black" and "x" in third.text and len(board.occupied) == 61
+            await session.send(cmd.NewGame("alquerque", "both", "person"))
+            await session.idle()
+            assert [e for e in _drain(events) if isinstance(e, ev.Message) and e.level == "error"] == []
+            assert (board.rows, board.cols) == (5, 5)
+            board.set_occupancy(session.controller.exp.base)
+            await session.idle()
+            assert session.state()["state"] == "person.idle" and len(session.state()["legal_moves"]) == 4
+
+    asyncio.run(main())

@@ -10,6 +10,7 @@ import pytest
 from engine import MATE, Engine, NoLegalMoveError, SearchLimits
 from engine.evaluation import Evaluator
 from engine.limits import INFINITY, MATE_BOUND
+from engine.native import NativeSearcher
 from engine.search import QUIESCENCE_PLIES, Searcher
 from rules import Board, get_variant
 
@@ -142,9 +143,11 @@ def _quiet_king_walk(board: Board, plies: int) -> None:
     assert walk(plies), board.fen()
 
 
-def test_search_scores_the_no_progress_draw() -> None:
+@pytest.mark.parametrize("searcher", [Searcher, NativeSearcher])
+def test_search_scores_the_no_progress_draw(searcher: type[Searcher]) -> None:
     """International: 25 king moves each without capture or man move draw. After 49 such plies every king
-    move of Black's completes the count and scores 0; without the rule the same moves score otherwise."""
+    move of Black's completes the count and scores 0; without the rule the same moves score otherwise.
+    Both searchers, whichever core the package uses."""
     geometry = get_variant("international").geometry
 
     def pieces(*names: str) -> str:   # "Kc5", "a1" -> "K23", "46"
@@ -154,9 +157,9 @@ def test_search_scores_the_no_progress_draw() -> None:
     white, black = pieces("Kc5", "a1", "c1", "e1"), pieces("Kh6", "b10", "d10", "f10", "h10")
     board = Board("international", f"W:W{white}:B{black}")
     _quiet_king_walk(board, 49)
-    counting = Searcher(Evaluator(get_variant("international")))
+    counting = searcher(Evaluator(get_variant("international")))
     assert counting._no_progress(board) == (49, 50)
-    blind = Searcher(Evaluator(get_variant("international", no_progress=None)))
+    blind = searcher(Evaluator(get_variant("international", no_progress=None)))
     with_rule = dict(counting.score_moves(board, 2))
     without = dict(blind.score_moves(board, 2))
     king_moves = [m for m in with_rule if m.from_square in board.kings(board.turn) and not m.captures]

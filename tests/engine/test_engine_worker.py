@@ -89,3 +89,18 @@ def test_game_line_gives_the_worker_the_history_the_draw_rules_need() -> None:
     assert with_history.move_text == "30-26" and with_history.score == 0
     assert bare.score < 0
     assert (wrong.move_text, wrong.score) == (bare.move_text, bare.score)   # a line that does not lead here
+
+
+def test_the_worker_plays_by_the_variant_options() -> None:
+    """Turkish with promotion_mid_capture=stop (docs/rules/turkish.md#crowning): the only legal capture
+    stops on d8, where by default it goes on to f8; the worker's engine must know the option."""
+    from rules import get_variant
+
+    stop = get_variant("turkish", promotion_mid_capture="stop")
+    board = Board(stop, "W:Wd6:Bd7,e8,a2")
+    with EngineWorker() as worker:
+        for level in (1, 10):
+            result = worker.wait(worker.start_search(board.fen(), stop, level=level, time=0.2), timeout=60)
+            assert result is not None and result.move_text == "d6xd8"
+        plain = worker.wait(worker.start_search(board.fen(), "turkish", level=1, time=0.2), timeout=60)
+        assert plain is not None and plain.move_text == "d6xf8"

@@ -64,3 +64,39 @@ def test_engine_levels_have_increasing_fixed_ratings() -> None:
         assert values == sorted(values) and len(set(values)) == 10
     with pytest.raises(ValueError, match=r"1\.\.10"):
         level_rating("english", 11)
+
+
+def test_the_store_keeps_each_players_rating_history_per_variant(tmp_path) -> None:
+    """Issue 18 item 4: the rating history per variant, drawn on the statistics page."""
+    with RatingStore(tmp_path / "r.sqlite3") as store:
+        store.add_player("ann")
+        ratings = [store.record_engine_game("ann", "english", 3, score) for score in (1.0, 0.5, 0.0)]
+        store.record_engine_game("ann", "russian", 2, 1.0)
+        history = store.history()
+    assert sorted(history) == [("ann", "english"), ("ann", "russian")]
+    english = history[("ann", "english")]
+    assert [g.score for g in english] == [1.0, 0.5, 0.0]
+    assert [g.rating for g in english] == pytest.approx([r.rating for r in ratings])
+    assert [g.rd for g in english] == pytest.approx([r.rd for r in ratings])
+    assert english[0].played <= english[1].played <= english[2].played
+    assert english[0].opponent == "engine level 3"
+
+
+def test_a_database_from_before_the_history_gains_it(tmp_path) -> None:
+    """A ratings file from before the games kept their ratings opens; its old games are no history point."""
+    import sqlite3
+
+    db = tmp_path / "old.sqlite3"
+    with sqlite3.connect(db) as old:
+        old.executescript(
+            "CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created REAL NOT NULL);"
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, player_id INTEGER NOT NULL, variant TEXT NOT NULL,"
+            " opponent TEXT NOT NULL, opponent_rating REAL NOT NULL, opponent_rd REAL NOT NULL,"
+            " score REAL NOT NULL, played REAL NOT NULL);"
+            "INSERT INTO players VALUES (1, 'bob', 0);"
+            "INSERT INTO games VALUES (1, 1, 'english', 'engine level 1', 800, 50, 1.0, 1);")
+    old.close()
+    with RatingStore(db) as store:
+        assert store.history() == {}
+        store.record_engine_game("bob", "english", 1, 0.0)
+        assert [g.score for g in store.history()[("bob", "english")]] == [0.0]

@@ -245,20 +245,21 @@ def test_hub_plays_other_variants_after_set_param() -> None:
 
 
 def test_hub_client_sends_the_recent_moves_for_the_draw_rules() -> None:
-    """English K v K+man: White saves the game only by stepping back into a position seen before (1-6, a
-    repetition), which an external engine can see only if the client sends the moves that led here
-    (`pos pos=... moves="..."`); from the bare position it plays 1-5."""
-    board = Board("english", "W:WK1:BK3,12")
-    for text in ("1-6", "3-7", "6-1", "7-3"):
+    """English K v K+K+man: 31-26 walks into a lost position, unless it repeats a position seen before (the
+    game is then drawn), which an external engine can see only if the client sends the moves that led here
+    (`pos pos=... moves="..."`); from the bare position it plays 31-27."""
+    start = "W:WK31:B14,K6,15"
+    board = Board("english", start)
+    for text in ("31-26", "6-9", "26-31", "9-6"):
         board.push(board.parse_move(text))
     args = hub_line(board)
-    assert args == {"pos": position_string(Board("english", "W:WK1:BK3,12")), "moves": "1-6 3-7 6-1 7-3"}
-    engine = HubEngine(HUB_COMMAND, variant="english", margin=10.0)
-    try:
-        assert board.move_text(engine.play(board, 0.5)) == "1-6"
-        assert board.move_text(engine.play(Board("english", board.fen()), 0.5)) == "1-5"   # no history
-    finally:
-        engine.close()
+    assert args == {"pos": position_string(Board("english", start)), "moves": "31-26 6-9 26-31 9-6"}
+    for history, expected in ((board, "31-26"), (Board("english", board.fen()), "31-27")):
+        engine = HubEngine(HUB_COMMAND, variant="english", margin=10.0)   # fresh: no table of another search
+        try:
+            assert board.move_text(engine.play(history, 0.5)) == expected
+        finally:
+            engine.close()
 
 
 # --- misbehaving engines (issue 22): each one fails within its deadline, and leaves no process behind ---
@@ -374,3 +375,17 @@ def test_an_engine_that_ignores_quit_is_killed_on_close(fake_hub) -> None:
     assert not opponent.using_fallback
     engine.close(grace=0.2)
     fake.assert_gone()
+
+
+def test_the_hub_engine_is_told_the_variant_options() -> None:
+    """`dboard hub` declares the variant-options parameter; HubEngine sends the game's options after the
+    variant, so the engine plays by them (Turkish crowning stops the capture on d8, docs/rules/turkish.md)."""
+    from rules import get_variant
+
+    stop = get_variant("turkish", promotion_mid_capture="stop")
+    board = Board(stop, "W:Wd6:Bd7,e8,a2")
+    with HubEngine(HUB_COMMAND, variant=stop, margin=10.0) as engine:
+        assert board.move_text(engine.play(board, 0.3)) == "d6xd8"
+    plain = Board("turkish", board.fen())
+    with HubEngine(HUB_COMMAND, variant="turkish", margin=10.0) as engine:
+        assert plain.move_text(engine.play(plain, 0.3)) == "d6xf8"

@@ -16,14 +16,15 @@ from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import GREEN, LedFrame, Light, Occupancy, Pattern
 from firmware_bridge.ws2812 import SpiModel
 
-SHIPPED = ["8x8", "10x10", "8x8-gpio", "10x10-gpio", "8x8-serial", "10x10-serial"]
+SHIPPED = ["8x8", "10x10", "8x8-gpio", "10x10-gpio", "8x8-serial", "10x10-serial", "5x5", "5x5-gpio",
+           "5x5-serial"]
 
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_profiles_load(name: str) -> None:
     profile = load_profile(name)
     assert profile.name == name
-    assert profile.rows == profile.cols == (10 if name.startswith("10") else 8)
+    assert profile.rows == profile.cols == int(name.split("x")[0])
     assert len(profile.sensor_squares()) == profile.rows * profile.cols
     assert profile.backend == ("gpio" if "gpio" in name else "serial" if "serial" in name else "simulated")
 

@@ -23,6 +23,7 @@ from firmware_bridge.simulated import SimulatedDevice
 from hall.config import HallConfig
 from hall.server import HallServer
 from rules import get_variant
+from rules.options import to_json
 from rules.pdn import read_games
 
 EVENT = "open"
@@ -52,8 +53,9 @@ class SimBoard:
         await self.session.start()
         if time_control is not None and not self.session.controller.records:
             s = self.session.controller.settings
-            await self.session.send(cmd.NewGame(s.variant, "both", "person", s.level,
-                                                time_control=time_control))
+            await self.session.send(cmd.NewGame(s.variant.id, "both", "person", s.level,
+                                                time_control=time_control,
+                                                variant_options=to_json(s.variant.option_values())))
             await self.session.idle()
         self.device.set_occupancy(self.session.controller.exp.base)
         await self.session.idle()

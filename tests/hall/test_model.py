@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hall.model import GameStream, StreamError
-from rules import Board
+from rules import Board, get_variant
 
 START = {"type": "start", "settings": {"variant": "english", "fen": None}, "started": "2026-12-01T10:00:00"}
 
@@ -58,3 +58,21 @@ def test_takeback_end_and_forced_plies() -> None:
     assert game.board.fen() == "W:W17,21:B1,2"
     with pytest.raises(StreamError, match="takeback of 5"):
         game.offer(7, {"type": "takeback", "plies": 5})
+
+
+def test_a_game_with_variant_options_is_replayed_by_them() -> None:
+    """Thai with White first (docs/rules/README.md#options): the start entry carries the options, the
+    hall's board follows them, and a bad option is refused as a bad start."""
+    thai = get_variant("thai", first="white")
+    board = Board(thai)
+    move = next(iter(board.legal_moves))
+    text = board.move_text(move)
+    board.push(move)
+    settings = {"variant": "thai", "fen": None, "variant_options": {"first": "white"}}
+    start = {"type": "start", "settings": settings, "started": "2026-12-01T10:00:00"}
+    game = GameStream("t")
+    game.catch_up([start, {"type": "move", "text": text, "fen": board.fen(), "by": "white"}])
+    assert game.variant == thai and game.board is not None and game.board.fen() == board.fen()
+    bad = {**start, "settings": {"variant": "thai", "fen": None, "variant_options": {"colour": "white"}}}
+    with pytest.raises(StreamError, match="bad start: variant thai has no option 'colour'"):
+        GameStream("u").offer(1, bad)

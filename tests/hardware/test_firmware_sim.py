@@ -180,17 +180,22 @@ def test_scan_rate_meets_requirement(rig: Rig) -> None:
     assert abs(rows_driven - 10 * (second["scans"] - first["scans"])) <= 10, "each scan drives all 10 rows"
 
 
-def test_8x8_build() -> None:
-    with open_rig("firmware-8x8.elf", rows=8, cols=8) as rig:
+@pytest.mark.parametrize(("image", "size"), [("firmware-8x8.elf", 8), ("firmware-5x5.elf", 5)])
+def test_smaller_builds(image: str, size: int) -> None:
+    """The 8x8 image, and the 5x5 one of the Alquerque board (hardware/profiles/5x5-serial.toml): its
+    geometry, sensing at the far corner, and its LED chain."""
+    last = size - 1
+    with open_rig(image, rows=size, cols=size) as rig:
         hello = rig.board.hello
-        assert hello is not None and (hello.rows, hello.cols) == (8, 8)
-        rig.sim.place(7, 7)
+        assert hello is not None and (hello.rows, hello.cols) == (size, size)
+        rig.sim.place(last, last)
         rig.sim.place(0, 3)
-        assert sorted(rig.next_changes(2)) == [((0, 3), True), ((7, 7), True)]
-        rig.board.show(LedFrame.of(8, 8, {(7, 7): Light(RED, Pattern.ON)}))
-        at = serpentine_index(7, 7, 8)
+        assert sorted(rig.next_changes(2)) == [((0, 3), True), ((last, last), True)]
+        rig.board.show(LedFrame.of(size, size, {(last, last): Light(RED, Pattern.ON)}))
+        at = serpentine_index(last, last, size)
         sim = rig.sim
-        wait_for(lambda: sim.leds().leds == 64 and sim.leds().rgb(at) == (255, 0, 0), "8x8 LED frame")
+        wait_for(lambda: sim.leds().leds == size * size and sim.leds().rgb(at) == (255, 0, 0),
+                 f"{size}x{size} LED frame")
 
 
 def test_serial_input_survives_led_refreshes() -> None:

@@ -79,6 +79,12 @@ def test_playout_invariants(variant: str, seed: int, plies: int) -> None:
         piece = board.piece_at(move.from_square)
         assert piece is not None and piece.color == mover
         assert move.path[0] == move.from_square and move.path[-1] == move.to_square
+        if move.is_removal:   # Konane's opening (docs/rules/hawaii.md#moving): the mover takes its piece off
+            count = len(board.occupied())
+            board.push(move)
+            assert board.piece_at(move.from_square) is None and len(board.occupied()) == count - 1
+            assert board.turn == other
+            continue
         assert all(board.piece_at(c) is not None and board.piece_at(c).color == other for c in move.captures)
         assert len(set(move.captures)) == len(move.captures)
         before = {c: (len(men[c]), len(kings[c])) for c in (W, B)}

@@ -25,7 +25,23 @@ def test_moves_lists_notation(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.split() == ["c3:e5"]
 
 
-@pytest.mark.parametrize("argv", [["moves", "chess"], ["perft", "english", "2", "--fen", "W:Wz9"]])
+def test_moves_and_perft_take_variant_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/rules/turkish.md#crowning: with promotion_mid_capture=stop the capture ends crowned on d8."""
+    assert main(["moves", "turkish", "--fen", "W:Wd6:Bd7,e8,a2", "--variant-options",
+                 "promotion_mid_capture=stop"]) == 0
+    assert capsys.readouterr().out.split() == ["d6xd8"]
+    assert main(["moves", "thai"]) == 0
+    black = capsys.readouterr().out.split()
+    assert main(["moves", "thai", "--variant-options", "first=white"]) == 0
+    white = capsys.readouterr().out.split()
+    assert len(white) == len(black) == 7 and not set(white) & set(black), "White's first moves, not Black's"
+    assert main(["perft", "hawaii", "2"]) == 0
+    assert [line.split()[2] for line in capsys.readouterr().out.splitlines()] == ["4", "12"]
+
+
+@pytest.mark.parametrize("argv", [["moves", "chess"], ["perft", "english", "2", "--fen", "W:Wz9"],
+                                  ["moves", "thai", "--variant-options", "first=green"],
+                                  ["perft", "hawaii", "2", "--variant-options", "allow_180=true"]])
 def test_bad_input_is_one_line_and_nonzero(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(argv)

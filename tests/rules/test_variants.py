@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from rules import VARIANT_IDS, Board, Color, UnknownVariantError, get_variant, variant_for_gametype
+from rules.options import VariantOptionError, format_text, parse_text, to_json
 
 
 def test_all_ids_and_aliases() -> None:
-    assert len(VARIANT_IDS) == 16
+    assert len(VARIANT_IDS) == 23
+    assert get_variant("konane").id == "hawaii"
     assert get_variant("french").id == "international"
     assert get_variant("FMJD").id == "international"
     assert get_variant("checkers").id == "english"
@@ -33,15 +35,56 @@ def test_options_override_and_validate() -> None:
         get_variant("thai", color="white")
     with pytest.raises(UnknownVariantError, match="promotion_mid_capture"):
         get_variant("turkish", promotion_mid_capture="fly")
-    with pytest.raises(UnknownVariantError, match="option first of variant thai: expected white or black"):
+    with pytest.raises(UnknownVariantError, match="variant thai: option first expects white or black"):
         get_variant("thai", first="red")
+
+
+@pytest.mark.parametrize(("variant", "options", "message"), [
+    ("thai", {"colour": "white"}, "variant thai has no option 'colour'; its options: first, precedence,"),
+    ("thai", {"far_row_crowns": True}, "variant thai has no option 'far_row_crowns' (it is not one of its"),
+    ("hawaii", {"allow_180": True}, "variant hawaii has no option 'allow_180' (it is not one of its rules); "
+                                    "its options: first"),
+    ("thai", {"allow_180": "maybe"}, "variant thai: option allow_180 expects true or false, not 'maybe'"),
+    ("thai", {"first": 3}, "variant thai: option first expects white or black, not 3"),
+    ("spanish", {"repetition": 1}, "option repetition expects a whole number of at least 2, not 1"),
+    ("spanish", {"no_progress_moves": "soon"},
+     "option no_progress_moves expects a whole number of at least 1, or none, not 'soon'"),
+    ("spanish", {"precedence": ["max_pieces", "most"]}, "option precedence expects a list of max_pieces,"),
+    ("turkish", {"promotion_mid_capture": "fly"}, "expects one of stop, continue_as_king, pass_through"),
+])
+def test_bad_options_are_one_precise_error(variant: str, options: dict[str, object], message: str) -> None:
+    with pytest.raises(VariantOptionError) as caught:
+        get_variant(variant, **options)
+    assert str(caught.value).startswith(message) or message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_options_are_read_from_text_and_written_back() -> None:
+    thai = get_variant("thai", **parse_text("first=white allow_180=false"))
+    assert thai.first == Color.WHITE and not thai.allow_180
+    assert thai.option_values() == {"first": Color.WHITE, "allow_180": False}
+    assert format_text(thai.option_values()) == "first=white allow_180=false"
+    spanish = get_variant("spanish", **parse_text("precedence=max_pieces no_progress_moves=none "
+                                                  "no_progress_reason='{n} king moves each'"))
+    assert spanish.precedence == ("max_pieces",) and spanish.no_progress_moves is None
+    again = get_variant("spanish", **parse_text(format_text(spanish.option_values())))
+    assert again == spanish and get_variant("spanish", **to_json(spanish.option_values())) == spanish
+    assert get_variant("russian", precedence="none").precedence == ()
+    assert get_variant("thai").option_values() == {} and repr(thai) == "Variant('thai', 8x8, first=white " \
+        "allow_180=false)"
+    with pytest.raises(VariantOptionError, match="'first' is not name=value"):
+        parse_text("first")
+    with pytest.raises(VariantOptionError, match="option first is given twice"):
+        parse_text("first=white first=black")
 
 
 @pytest.mark.parametrize(
     ("tag", "vid"),
     [("20", "international"), ("20,W,10,10,N2,0", "international"), ("21", "english"), ("22", "italian"),
      ("24", "spanish"), ("25", "russian"), ("26", "brazilian"), ("27", "canadian"), ("28", "portuguese"),
-     ("29", "czech"), ("30", "turkish"), ("31", "thai")],
+     ("29", "czech"), ("30", "turkish"), ("31", "thai"), ("56", "corner"), ("57", "one-way"),
+     ("58", "parachute"), ("59", "gothic"), ("60", "dameo"), ("61,W,5,5,A0,0", "alquerque"),
+     ("62", "hawaii")],
 )
 def test_gametype_mapping(tag: str, vid: str) -> None:
     assert variant_for_gametype(tag).id == vid
@@ -66,7 +109,8 @@ def test_setups(vid: str, men: int, first: Color) -> None:
 
 
 def test_white_men_start_on_rank_one_side() -> None:
-    for vid in VARIANT_IDS:
+    """(BrainKing's Corner, One Way, Parachute, Alquerque and Hawaii start otherwise: test_brainking.py.)"""
+    for vid in set(VARIANT_IDS) - {"corner", "one-way", "parachute", "alquerque", "hawaii"}:
         b = Board(vid)
         g = b.variant.geometry
         white_rows = {g.rc(s)[0] for s in b.men(Color.WHITE)}

@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, Playwright
 from web_harness import LiveServer, browser, cell, live_server, open_page, wait_state
 
+import rules
 from rules.pdn import read_games
 
 PLIES = 20
@@ -30,9 +31,28 @@ def new_game_from_the_page(page: Page, variant: str) -> None:
 
 
 def choose(state: dict[str, Any]) -> dict[str, Any]:
-    """The person's move: a capture when there is one (to click its landing squares), else the first."""
+    """The person's move: a capture when there is one (to click its landing squares), else one that offers an
+    exchange (every reply captures and White can take back after each), else the first."""
     paths = state["legal_paths"]
-    return next((p for p in paths if p["captures"]), paths[0])
+    board = rules.Board(state["variant"], state["fen"])
+    return next((p for p in paths if p["captures"]), None) or \
+        next((p for p in paths if offers_exchange(board, board.parse_move(p["text"]))), paths[0])
+
+
+def offers_exchange(board: rules.Board, move: rules.Move) -> bool:
+    """After ``move`` the opponent must capture, and after any of its captures White has one in turn."""
+    after = board.copy()
+    after.push(move)
+    replies = list(after.legal_moves)
+    if not replies or not all(r.is_capture for r in replies):
+        return False
+    for reply in replies:
+        after.push(reply)
+        answer = any(m.is_capture for m in after.legal_moves)
+        after.pop()
+        if not answer:
+            return False
+    return True
 
 
 def play_by_clicks(page: Page, live: LiveServer, plies: int) -> int:

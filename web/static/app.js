@@ -9,7 +9,9 @@ import { BoardInput } from "./input.js";
 import { bindLessons } from "./lessons.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
+import { openRules, ruleHref } from "./rules.js";
 import { MoveSound } from "./sound.js";
+import { openStats } from "./stats.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const $ = (sel) => document.querySelector(sel);
@@ -58,7 +60,7 @@ function command(kind, fields = {}) { send({ type: "command", command: { kind, .
 
 function onMessage(msg) {
   switch (msg.type) {
-    case "hello": app.hello = msg; fillVariants(msg.variants || []); if (msg.state) setState(msg.state); break;
+    case "hello": app.hello = msg; fillVariants(msg.variants || []); if (msg.state) setState(msg.state); rulesTab.route(); break;
     case "state": setState(msg.state); break;
     case "event": onEvent(msg.kind, msg.data || {}); break;
     case "error":
@@ -75,7 +77,9 @@ function onMessage(msg) {
 
 function onEvent(kind, data) {   // controller events (controller/events.py); a state follows every visible change
   switch (kind) {
-    case "refusal": addMessage(`Refused: ${data.message}${data.rule ? ` (${data.rule})` : ""}`, "refusal"); break;
+    case "refusal":   // the rule that refused it links to its section on the Rules tab
+      addMessage(`Refused: ${data.message}${data.rule ? ` (${data.rule})` : ""}`, "refusal", ruleHref(data.section));
+      break;
     case "engine": app.engine = data; renderEngine(); break;
     case "game_over":   // a game ended by a command may not be followed by a state
       if (app.state) setState({ ...app.state, result: data, state: "game_over" });
@@ -94,11 +98,18 @@ function onEvent(kind, data) {   // controller events (controller/events.py); a 
   }
 }
 
-function addMessage(text, cls = "info") {
+function addMessage(text, cls = "info", rule = null) {
   if (!text) return;
   const li = document.createElement("li");
   li.className = cls;
   li.textContent = text;
+  if (rule) {
+    const a = li.appendChild(document.createElement("a"));
+    a.href = rule;
+    a.className = "rule-link";
+    a.textContent = " see the rule";
+    a.onclick = (e) => { e.preventDefault(); rulesTab.open(rule); };
+  }
   const ul = $("#messages");
   ul.prepend(li);
   while (ul.children.length > 50) ul.lastChild.remove();
@@ -139,7 +150,7 @@ function settlePending(s) {   // a move played here is drawn made until the cont
 const piecesMap = (list) => new Map((list || []).map((p) => [key(p.row, p.col), { color: p.color, king: !!p.king }]));
 const occupancySet = (s) => (s.occupancy ? new Set(s.occupancy.map(([r, c]) => key(r, c))) : null);
 const variantOf = (s) => ((app.hello && app.hello.variants) || []).find((v) => v.id === s.variant);
-const firstMover = (s) => (variantOf(s) || {}).first || "white";
+const firstMover = (s) => s.first || (variantOf(s) || {}).first || "white";
 const isVirtual = () => !!(app.hello && app.hello.virtual);
 const humanSide = (s, color) => s.engine?.opponent === "person" || s.human_color === "both" || s.human_color === color;
 const fenAt = (s, ply) => (ply === 0 ? s.start_fen : s.moves[ply - 1].fen);
@@ -155,7 +166,7 @@ function render() {
   $("#machine").dataset.state = s.state || "";
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();
-  if (!$("#ng-variant").dataset.userSet && s.variant) $("#ng-variant").value = s.variant;
+  if (!$("#ng-variant").dataset.userSet && s.variant) { $("#ng-variant").value = s.variant; renderOptions(); }
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
   renderBroadcast(s.broadcast);
   $("#auto-computer-label").hidden = s.auto_computer === null || s.auto_computer === undefined;
@@ -172,7 +183,7 @@ function render() {
   renderRating(s.rating);
   if (!app.shownHistory && Array.isArray(s.messages)) {   // earlier messages, once; later ones come as events
     app.shownHistory = true;
-    for (const m of s.messages) addMessage(m.text, m.level || "info");
+    for (const m of s.messages) addMessage(m.text, m.level || "info", ruleHref(m.section));
   }
   $("#board-link").hidden = s.board_connected !== false;   // a serial board's cable is out
   $("#btn-claim-draw").disabled = !s.claimable_draw;
@@ -192,7 +203,10 @@ function render() {
 
 function boardShape(s) {
   const squares = physicalSquares(variantOf(s), s.orientation);
-  return { rows: s.rows, cols: s.cols, flip: app.flipped !== (s.orientation === "white-far"),
+  const turned = s.orientation === "white-far";
+  const lines = ((variantOf(s) || {}).lines || []).map(([r1, c1, r2, c2]) => (turned
+    ? [s.rows - 1 - r1, s.cols - 1 - c1, s.rows - 1 - r2, s.cols - 1 - c2] : [r1, c1, r2, c2]));
+  return { rows: s.rows, cols: s.cols, flip: app.flipped !== turned, lines,
     squares, names: new Map(squares.map(([r, c, n]) => [key(r, c), String(n)])) };
 }
 
@@ -225,7 +239,8 @@ function moved(pieces, from, to, captures) {
   const piece = out.get(key(...from));
   out.delete(key(...from));
   for (const c of captures) out.delete(key(...c));
-  if (piece) out.set(key(...to), piece);
+  const removal = key(...from) === key(...to) && captures.some((c) => key(...c) === key(...from));
+  if (piece && !removal) out.set(key(...to), piece);   // a removal (Konane's opening) puts nothing down
   return out;
 }
 
@@ -341,6 +356,8 @@ function playPath(path, dragged) {   // the hand's actions for one legal move: l
   const was = piecesMap(s.pieces);
   app.pending = { ply: s.moves.length, from, to, captures: path.captures, at: Date.now(), started: false };
   command("lift", { row: from[0], col: from[1] });
+  const removal = key(...from) === key(...to) && path.captures.some((c) => key(...c) === key(...from));
+  if (removal) { render(); return; }   // Konane's opening: the piece is taken off, nothing lands
   command("place", { row: to[0], col: to[1] });
   for (const [r, c] of path.captures) command("lift", { row: r, col: c });
   render();
@@ -428,6 +445,72 @@ function fillVariants(list) {   // grouped by board size, so the names need no s
   }
   for (const size of [...groups.keys()].sort((a, b) => parseInt(a) - parseInt(b))) sel.appendChild(groups.get(size));
   if (app.state) sel.value = app.state.variant || sel.value;
+  renderOptions();
+}
+
+// The new-game form's variant options: the chosen variant's own, each preset to its default (or, for the
+// variant of the game in progress, to the value that game is played with).
+function renderOptions() {
+  const box = $("#ng-options");
+  const id = $("#ng-variant").value;
+  const variant = ((app.hello && app.hello.variants) || []).find((v) => v.id === id);
+  if (!variant) { box.hidden = true; return; }   // the variant list has not come yet
+  if (box.dataset.variant === id) return;
+  box.dataset.variant = id;
+  box.textContent = "";
+  const current = app.state && app.state.variant === id ? app.state.variant_options || {} : {};
+  const options = (variant && variant.options) || [];
+  box.hidden = !options.length;
+  if (!options.length) return;
+  const legend = document.createElement("legend");
+  legend.textContent = `${variant.name}: rules`;
+  box.appendChild(legend);
+  for (const o of options) {
+    const value = o.name in current ? current[o.name] : o.default;
+    const label = document.createElement("label");
+    label.textContent = `${o.label} `;
+    label.title = o.name;
+    let input;
+    if (o.kind === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!value;
+      label.className = "inline";
+    } else if (o.kind === "color" || o.kind === "choice") {
+      input = document.createElement("select");
+      for (const c of o.kind === "color" ? ["white", "black"] : o.choices) {
+        const opt = document.createElement("option");
+        opt.value = c;
+        opt.textContent = c.replace(/_/g, " ");
+        input.appendChild(opt);
+      }
+      input.value = value;
+    } else {
+      input = document.createElement("input");
+      if (o.kind === "int" || o.kind === "count_or_none") { input.type = "number"; input.min = 1; }
+      if (o.kind === "count_or_none") input.placeholder = "none";
+      if (o.kind === "list") input.placeholder = "none";
+      input.value = value === null ? "" : Array.isArray(value) ? value.join(",") : String(value);
+    }
+    input.dataset.option = o.name;
+    input.dataset.kind = o.kind;
+    input.id = `ng-option-${o.name}`;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+function optionValues() {   // the form's options as the command sends them (JSON values)
+  const out = {};
+  for (const input of document.querySelectorAll("#ng-options [data-option]")) {
+    const kind = input.dataset.kind, text = input.value.trim();
+    out[input.dataset.option] = kind === "bool" ? input.checked
+      : kind === "int" ? (/^\d+$/.test(text) ? Number(text) : text)
+      : kind === "count_or_none" ? (text === "" ? null : /^\d+$/.test(text) ? Number(text) : text)
+      : kind === "list" ? text.split(",").map((t) => t.trim()).filter((t) => t && t !== "none")
+      : input.value;
+  }
+  return out;
 }
 
 function side() {   // the side the person plays (with two people: the side to move)
@@ -461,14 +544,14 @@ function bindControls() {
     b.onclick = () => command("missed_capture_choice", { choice: b.dataset.choice });
   for (const b of document.querySelectorAll("#start-question button"))
     b.onclick = () => command("start_position_choice", { choice: b.dataset.choice });
-  $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; };
+  $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; renderOptions(); };
   $("#new-game").onsubmit = (e) => {
     e.preventDefault();
     const level = parseInt($("#ng-level").value, 10);
     command("new_game", {
       variant: $("#ng-variant").value, human_color: $("#ng-color").value, opponent: $("#ng-opponent").value,
       level: Number.isFinite(level) ? level : 3, time_control: $("#ng-time").value.trim() || null,
-      fen: $("#ng-fen").value.trim() || null,
+      fen: $("#ng-fen").value.trim() || null, variant_options: optionValues(),
     });
   };
   $("#setup-fen").onsubmit = (e) => { e.preventDefault(); command("setup_position", { fen: $("#setup-fen-text").value.trim() }); };
@@ -508,12 +591,17 @@ function bindControls() {
 const library = openLibrary({ variants: () => (app.hello && app.hello.variants) || [], query: tokenQuery });
 const lessons = bindLessons({ command, query: tokenQuery, showLive: () => showTab("live"),
   say: (text) => addMessage(text, "error") });
+const stats = openStats({ query: tokenQuery });
+const rulesTab = openRules({ variants: () => (app.hello && app.hello.variants) || [],
+  current: () => app.state && app.state.variant, query: tokenQuery, showTab: (name) => showTab(name, false) });
 
-function showTab(name) {
+function showTab(name, clicked = true) {
   for (const t of document.querySelectorAll("button.tab")) t.classList.toggle("active", t.dataset.tab === name);
-  $("#live").hidden = name !== "live";
-  $("#library").hidden = name !== "library";
+  for (const tab of ["live", "library", "stats", "rules"]) $(`#${tab}`).hidden = name !== tab;
   if (name === "library") library.load();
+  if (name === "stats") stats.load();
+  if (clicked && name === "rules") rulesTab.show();
+  if (name !== "rules" && location.hash) history.replaceState(null, "", location.pathname + location.search);
 }
 
 bindControls();

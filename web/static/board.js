@@ -57,7 +57,7 @@ export class BoardView {
   cell(k) { return this.cells.get(k); }
 
   render(m) {
-    const layout = `${m.rows}x${m.cols}:${m.flip}:${[...m.names].join(";")}`;
+    const layout = `${m.rows}x${m.cols}:${m.flip}:${[...m.names].join(";")}:${(m.lines || []).length}`;
     if (layout !== this.layout) this.build(m, layout);
     if (m.view == null) delete this.el.dataset.view; else this.el.dataset.view = m.view;
     this.el.classList.toggle("history", m.view != null);
@@ -107,6 +107,8 @@ export class BoardView {
         this.cells.set(k, cell);
       }
     }
+    this.el.classList.toggle("points", !!(m.lines && m.lines.length));
+    if (m.lines && m.lines.length) this.el.appendChild(drawLines(m));
   }
 
   setLed(cell, light) {
@@ -153,6 +155,24 @@ export class BoardView {
       ghost.animate([{ opacity: 0.9 }, { opacity: 0 }], { duration: 260, easing: "ease-in" }).onfinish = () => ghost.remove();
     }
   }
+}
+
+/** A board of points (alquerque): the lines joining them, drawn over the cells, under the pieces. */
+function drawLines(m) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", "lines");
+  svg.setAttribute("viewBox", `0 0 ${m.cols} ${m.rows}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  const x = (c) => (m.flip ? m.cols - 1 - c : c) + 0.5;
+  const y = (r) => (m.flip ? r : m.rows - 1 - r) + 0.5;
+  for (const [r1, c1, r2, c2] of m.lines) {
+    const line = document.createElementNS(ns, "line");
+    line.setAttribute("x1", x(c1)); line.setAttribute("y1", y(r1));
+    line.setAttribute("x2", x(c2)); line.setAttribute("y2", y(r2));
+    svg.appendChild(line);
+  }
+  return svg;
 }
 
 function label(cls, text) {

@@ -53,11 +53,12 @@ export function openLibrary(ctx) {
     $("#viewer-error").textContent = data.error || "";
     if (!data.frames) { viewer = null; return; }
     const variant = ctx.variants().find((v) => v.id === data.variant) || {};
-    const first = variant.first || "white";
+    const first = data.first || variant.first || "white";
     // Who made each ply: the color of the piece that stands on its target afterwards.
     const plies = data.frames.slice(1).map((f) => ({ text: f.text, by: moverOf(f) }));
     viewer = { data, ply: 0, rows: moveRows(plies, first), first,
-      names: new Map((variant.squares || []).map(([r, c, n]) => [key(r, c), String(n)])) };
+      names: new Map((variant.squares || []).map(([r, c, n]) => [key(r, c), String(n)])),
+      lines: variant.lines || [] };
     go(0);
   }
 
@@ -67,7 +68,8 @@ export function openLibrary(ctx) {
     const frames = v.data.frames;
     v.ply = Math.max(0, Math.min(ply, frames.length - 1));
     const f = frames[v.ply];
-    board.render({ rows: v.data.rows, cols: v.data.cols, flip: false, names: v.names, occ: null, leds: null,
+    board.render({ rows: v.data.rows, cols: v.data.cols, flip: false, names: v.names, lines: v.lines, occ: null,
+      leds: null,
       pieces: new Map(f.pieces.map((p) => [key(p.row, p.col), { color: p.color, king: !!p.king }])),
       last: f.from ? { from: f.from, to: f.to } : null, view: v.ply, selected: null, dests: null, marks: null });
     $("#v-ply").textContent = `${v.ply} / ${frames.length - 1}`;
@@ -88,6 +90,7 @@ export function openLibrary(ctx) {
 }
 
 function moverOf(frame) {
+  if (frame.by) return frame.by;
   const p = frame.to && frame.pieces.find((q) => q.row === frame.to[0] && q.col === frame.to[1]);
   return p ? p.color : "white";
 }

@@ -1,0 +1,80 @@
+"""Issue 18 item 4 in real Chromium: the Statistics tab after a few games recorded by the board - its tables,
+a CSV download, the results-over-time and rating-history plots drawn as SVG."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from playwright.sync_api import Page, Playwright
+from web_harness import arranged, browser, live_server, open_page, wait_plies
+
+from controller import commands as cmd
+
+RATED = "() => [...document.querySelectorAll('#messages li')].filter((li) => /Your english rating/" \
+        ".test(li.textContent)).length === {}"
+
+
+def resign_against_the_engine(page: Page, games: int) -> None:
+    """The person (Black, who moves first in English) resigns at once; the rating is updated."""
+    arranged(page)
+    page.click("#btn-resign")
+    page.click("#btn-resign-yes")
+    page.wait_for_selector("#result[data-result]")
+    page.wait_for_function(RATED.format(games))
+
+
+def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path: Path) -> None:
+    with live_server(tmp_path, variant="english", opponent="engine", human_color="black", level=2,
+                     settle_ms=0) as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        resign_against_the_engine(page, 1)
+        live.send(cmd.NewGame("english", "black", "engine", 3))
+        page.wait_for_selector("#result", state="hidden")
+        resign_against_the_engine(page, 2)
+        live.send(cmd.NewGame("english", "both", "person", 3))
+        page.wait_for_selector("#result", state="hidden")
+        arranged(page)
+        for text in ("11-15", "23-19", "8-11"):
+            live.play(text)
+        wait_plies(page, 3)
+        live.send(cmd.OfferDraw("white"))
+        live.send(cmd.AcceptDraw("black"))
+        page.wait_for_selector("#result[data-result]")
+
+        broken = tmp_path / "journal" / "games" / "broken.pdn"   # bad input: named, not fatal
+        broken.write_bytes(b'[Event "x"]\n\xff')
+        page.click("#tab-stats")
+        page.wait_for_selector("#stats-variants td[data-col='variant']")
+        assert page.text_content("#stats-problems li") == (
+            "journal/games/broken.pdn: not UTF-8 text (byte 0xff at offset 12); its games are left out")
+        row = {td.get_attribute("data-col"): td.text_content()
+               for td in page.query_selector_all("#stats-variants tbody tr td")}
+        assert (row["variant"], row["games"], row["white_wins"], row["black_wins"], row["draws"]) == (
+            "english", "3", "2", "0", "1")
+        assert (row["white_pct"], row["draw_pct"], row["average_moves"]) == ("66.7", "33.3", "0.5")
+        levels = [[td.text_content() for td in tr.query_selector_all("td")]
+                  for tr in page.query_selector_all("#stats-levels tbody tr")]
+        assert levels == [["2", "1", "0", "0", "1", "0"], ["3", "1", "0", "0", "1", "0"]]
+        assert page.text_content("#stats-openings td[data-col='opening']") == "11-15 23-19 8-11"
+
+        results = page.locator("figure.results[data-player='Person']")
+        assert results.locator("circle.dot.loss").count() == 2
+        assert page.locator("figure.results").count() == 1   # the people's, not the engine levels'
+        ratings = page.locator("figure.ratings[data-variant='english']")
+        assert ratings.locator("g.series[data-player='player'] circle.dot").count() == 2
+        points = ratings.locator("g.series polyline").get_attribute("points").split()
+        assert len(points) == 2 and float(points[1].split(",")[1]) > float(points[0].split(",")[1])  # it fell
+
+        with page.expect_download() as download:
+            page.click("#stats-players a.download")
+        assert download.value.suggested_filename == "dboard-players.csv"
+        rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+        person = next(r for r in rows if (r["player"], r["variant"]) == ("Person", "all"))
+        assert (person["games"], person["losses"], person["score_pct"]) == ("2", "2", "0.0")
+        base = live.url.split("?")[0].rstrip("/")
+        missing = page.request.get(f"{base}/api/stats/moves.csv")
+        assert missing.status == 404 and missing.text().startswith("no statistics table 'moves'")
+        unknown = page.request.get(f"{base}/api/rules/checkerz")
+        assert unknown.status == 404 and "checkerz" in unknown.json()["error"]

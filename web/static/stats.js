@@ -1,0 +1,152 @@
+// The Statistics tab: the game library's figures (/api/stats) as tables with their CSV downloads, and two kinds
+// of plot drawn here as SVG, no chart library: each player's results over time, each variant's rating history.
+
+const $ = (sel) => document.querySelector(sel);
+const SVG = "http://www.w3.org/2000/svg";
+const COLORS = ["#6fb1ff", "#ffb45c", "#8fd16f", "#e47de0", "#ffe06b", "#5fd6c8", "#ff7b7b", "#b9a6ff"];
+const RESULT_COLOR = { win: "#5cc46b", draw: "#b0b7bf", loss: "#e05c5c" };
+const MAX_PLAYERS = 8;   // plots for the players with the most games
+
+const TABLES = {
+  variants: { title: "By variant", cols: [["variant", "Variant"], ["games", "Games"], ["white_wins", "White won"],
+    ["white_pct", "%"], ["black_wins", "Black won"], ["black_pct", "%"], ["draws", "Draws"], ["draw_pct", "%"],
+    ["average_moves", "Average moves"]] },
+  players: { title: "By player", cols: [["player", "Player"], ["variant", "Variant"], ["games", "Games"],
+    ["wins", "Won"], ["draws", "Drawn"], ["losses", "Lost"], ["win_pct", "Won %"], ["score_pct", "Score %"]] },
+  levels: { title: "Against the engine's levels", cols: [["level", "Level"], ["games", "Games"], ["wins", "Won"],
+    ["draws", "Drawn"], ["losses", "Lost"], ["score_pct", "Score %"]] },
+  openings: { title: "Most common openings (first three moves)", cols: [["variant", "Variant"],
+    ["opening", "Opening"], ["games", "Games"], ["white_pct", "White %"], ["black_pct", "Black %"],
+    ["draw_pct", "Draw %"]] },
+};
+
+/** ctx: {query() -> "?token=..." or ""} */
+export function openStats(ctx) {
+  async function load() {
+    const res = await fetch("/api/stats" + ctx.query());
+    const data = await res.json();
+    const root = $("#stats-body");
+    root.textContent = "";
+    const problems = $("#stats-problems");
+    problems.textContent = "";
+    for (const p of data.problems || []) problems.appendChild(el("li", {}, p));
+    $("#stats-problems-panel").hidden = !(data.problems || []).length;
+    $("#stats-empty").hidden = (data.variants || []).length > 0;
+    for (const [name, spec] of Object.entries(TABLES)) {
+      const rows = data[name] || [];
+      if (!rows.length) continue;
+      const panel = el("div", { class: "panel", id: `stats-${name}` });
+      const h = el("h2", {}, spec.title + " ");
+      const a = el("a", { href: `/api/stats/${name}.csv${ctx.query()}`, download: `dboard-${name}.csv`,
+        class: "download" }, "CSV");
+      h.appendChild(a);
+      panel.appendChild(h);
+      panel.appendChild(table(spec.cols, rows));
+      root.appendChild(panel);
+    }
+    const plots = $("#stats-plots");
+    plots.textContent = "";
+    const players = Object.entries(data.timeline || {}).sort((a, b) => b[1].length - a[1].length)
+      .slice(0, MAX_PLAYERS);
+    for (const [player, points] of players) plots.appendChild(resultsPlot(player, points));
+    for (const [variant, lines] of Object.entries(data.ratings || {})) plots.appendChild(ratingPlot(variant, lines));
+  }
+  return { load };
+}
+
+function el(tag, attrs = {}, text = null) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== null) e.textContent = text;
+  return e;
+}
+
+function svgEl(tag, attrs = {}, text = null) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== null) e.textContent = text;
+  return e;
+}
+
+function table(cols, rows) {
+  const wrap = el("div", { class: "table-scroll" });
+  const t = el("table", { class: "games stats" });
+  const head = el("tr");
+  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k }, title));
+  t.appendChild(el("thead")).appendChild(head);
+  const body = t.appendChild(el("tbody"));
+  for (const row of rows) {
+    const tr = el("tr");
+    for (const [k] of cols) tr.appendChild(el("td", { "data-col": k }, String(row[k] ?? "")));
+    body.appendChild(tr);
+  }
+  wrap.appendChild(t);
+  return wrap;
+}
+
+// A plot frame: width W, height H, the data area inside the margins, y ticks and the x axis' two end labels.
+const W = 460, H = 200, M = { left: 44, right: 12, top: 12, bottom: 28 };
+
+function frame(title, cls, yTicks, yOf, xLabels) {
+  const figure = el("figure", { class: `panel plot ${cls}` });
+  figure.appendChild(el("figcaption", {}, title));
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title });
+  for (const v of yTicks) {
+    const y = yOf(v);
+    svg.appendChild(svgEl("line", { x1: M.left, x2: W - M.right, y1: y, y2: y, class: "grid" }));
+    svg.appendChild(svgEl("text", { x: M.left - 6, y: y + 4, "text-anchor": "end", class: "tick" }, String(v)));
+  }
+  svg.appendChild(svgEl("text", { x: M.left, y: H - 8, class: "tick" }, xLabels[0]));
+  svg.appendChild(svgEl("text", { x: W - M.right, y: H - 8, "text-anchor": "end", class: "tick" }, xLabels[1]));
+  figure.appendChild(svg);
+  return [figure, svg];
+}
+
+const xScale = (lo, hi) => (v) => M.left + (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (W - M.left - M.right);
+const yScale = (lo, hi) => (v) => H - M.bottom - (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (H - M.top - M.bottom);
+
+/** A player's running score (%) game after game, each game a dot colored by its result. */
+function resultsPlot(player, points) {
+  const xOf = xScale(1, points.length), yOf = yScale(0, 100);
+  const [figure, svg] = frame(`${player}: results over time (score %)`, "results", [0, 50, 100], yOf,
+    [points[0].date.split(" ")[0], points[points.length - 1].date.split(" ")[0]]);
+  figure.dataset.player = player;
+  const xy = points.map((p, i) => [xOf(i + 1), yOf(p.score_pct)]);
+  svg.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line",
+    stroke: COLORS[0] }));
+  points.forEach((p, i) => {
+    const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 4, fill: RESULT_COLOR[p.result],
+      class: `dot ${p.result}` });
+    dot.appendChild(svgEl("title", {}, `${p.date} ${p.variant}: ${p.result} (score ${p.score_pct}%)`));
+    svg.appendChild(dot);
+  });
+  return figure;
+}
+
+/** The ratings of every player of a variant, one line each, after every rated game. */
+function ratingPlot(variant, lines) {
+  const all = lines.flatMap((l) => l.points);
+  const times = all.map((p) => p.played), ratings = all.map((p) => p.rating);
+  const lo = Math.floor((Math.min(...ratings) - 50) / 100) * 100, hi = Math.ceil((Math.max(...ratings) + 50) / 100) * 100;
+  const xOf = xScale(Math.min(...times), Math.max(...times)), yOf = yScale(lo, hi);
+  const day = (t) => new Date(t * 1000).toISOString().slice(0, 10).replaceAll("-", ".");   // as PDN dates
+  const step = (hi - lo) / 4;
+  const ticks = [0, 1, 2, 3, 4].map((i) => Math.round(lo + i * step));
+  const [figure, svg] = frame(`${variant}: rating history`, "ratings", ticks, yOf,
+    [day(Math.min(...times)), day(Math.max(...times))]);
+  figure.dataset.variant = variant;
+  lines.forEach((line, n) => {
+    const color = COLORS[n % COLORS.length];
+    const xy = line.points.map((p) => [xOf(p.played), yOf(p.rating)]);
+    const g = svgEl("g", { class: "series", "data-player": line.player });
+    g.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line", stroke: color }));
+    line.points.forEach((p, i) => {
+      const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 3, fill: color, class: "dot" });
+      dot.appendChild(svgEl("title", {}, `${line.player} ${day(p.played)}: ${p.rating} ±${p.rd} (${p.opponent})`));
+      g.appendChild(dot);
+    });
+    svg.appendChild(g);
+    figure.appendChild(el("span", { class: "legend", style: `color: ${color}` }, `● ${line.player}`));
+  });
+  return figure;
+}
