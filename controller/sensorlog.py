@@ -165,7 +165,7 @@ def read_log(path: Path | str, lines: Iterable[str] | None = None) -> SensorLog:
             try:
                 parsed = SensorLog(str(path), int(entry["rows"]), int(entry["cols"]), dict(entry["config"]),
                                    dict(entry["game"]), t)
-                GameSettings(**parsed.game["settings"]).check()
+                GameSettings.from_json(parsed.game["settings"]).check()
             except (KeyError, TypeError, ValueError) as exc:
                 raise SensorLogError(f"{where}: bad header: {exc}") from None
             last_t = t
@@ -286,7 +286,7 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
         if on_message is not None:
             on_message(*said[-1])
 
-    settings = GameSettings(**log.game["settings"])
+    settings = GameSettings.from_json(log.game["settings"])
     ctl = Controller(config, clock=clock, emit=emit, request_engine=lambda job: None, settings=settings,
                      show=lambda frame: frames.append((clock.now() - log.start, frame)))
     plies = log.game.get("plies") or []

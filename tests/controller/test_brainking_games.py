@@ -63,7 +63,7 @@ def act(rig: Rig, move: Move) -> None:
     for sq in move.captures:
         rig.lift(m.rc(sq))
     rig.place(m.rc(move.to_square))
-    rig.wait(0.5)
+    rig.wait(rig.ctl.config.king_settle_ms / 1000 + 0.1)   # a flying king resting on its line waits longest
 
 
 @pytest.mark.parametrize("game", GAMES)
