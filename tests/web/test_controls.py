@@ -22,6 +22,7 @@ from web_harness import (
 
 import rules
 from controller import commands as cmd
+from engine.ratings import level_rating
 
 
 def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
@@ -109,15 +110,16 @@ def test_rating_is_shown_and_updated_after_a_game_against_the_engine(pw: Playwri
     with live_server(tmp_path, variant="english", opponent="engine", human_color="black", level=5,
                      player="ann") as live, browser(pw) as context:
         page = open_page(context, live.url)
-        page.wait_for_selector("#rating:has-text('ann: english rating 1350 (RD 350)')")   # level 5's
+        level_5 = round(level_rating("english", 5).rating)   # a new player is rated from the level chosen
+        page.wait_for_selector(f"#rating:has-text('ann: english rating {level_5} (RD 350)')")
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
         page.click("#btn-resign")
         page.click("#btn-resign-yes")
-        page.wait_for_selector("#messages li:has-text('Your english rating: 1350 ->')")
+        page.wait_for_selector(f"#messages li:has-text('Your english rating: {level_5} ->')")
         live.call(live.session.idle)
         rating = live.state()["rating"]
-        assert rating["player"] == "ann" and 1350 - 250 < rating["rating"] < 1350 and rating["rd"] < 350
+        assert rating["player"] == "ann" and level_5 - 250 < rating["rating"] < level_5 and rating["rd"] < 350
         page.wait_for_selector(f"#rating:has-text('english rating {round(rating['rating'])} "
                                f"(RD {round(rating['rd'])})')")
 
