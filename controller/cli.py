@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.cli",
     "controller.ratings_cli",
     "controller.journal_cli",
+    "controller.lessons_cli",
     "controller.replay_cli",
     "web.stats_cli",
     "hall.cli",

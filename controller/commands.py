@@ -401,6 +401,56 @@ class Place(_SquareCommand):
 
 
 @dataclass(frozen=True)
+class StartExercise(Command):
+    """Set up an exercise of the collection (``exercise`` empty: the player's next unsolved one)."""
+
+    kind: ClassVar[str] = "start_exercise"
+    title: ClassVar[str] = "Exercise"
+    labels: ClassVar[dict[str, str]] = {"exercise": "exercise"}
+    variant: str = "international"
+    exercise: str = ""
+
+    def __post_init__(self) -> None:
+        self._check_type("variant", str)
+        self._check_type("exercise", str)
+
+
+@dataclass(frozen=True)
+class StartReplay(Command):
+    """Replay on the board game ``game`` (1 = the first) of PDN text ``pdn`` (a file, a game of the library);
+    ``variant`` for records without a GameType tag (PDN's default: international)."""
+
+    kind: ClassVar[str] = "start_replay"
+    title: ClassVar[str] = "Replay"
+    labels: ClassVar[dict[str, str]] = {"game": "game number", "pdn": "PDN text"}
+    pdn: str = ""
+    game: int = 1
+    variant: str = ""
+
+    def __post_init__(self) -> None:
+        self._check_type("pdn", str)
+        self._check_type("variant", str)
+        self._check_range("game", 1, 100_000)
+        if not self.pdn.strip():
+            raise self._refuse("pdn", "a game in PDN, not blank")
+
+
+@dataclass(frozen=True)
+class LessonStep(Command):
+    """In a lesson: ``forward`` / ``back`` one move of a replay, ``hint`` for an exercise, ``stop``."""
+
+    kind: ClassVar[str] = "lesson_step"
+    title: ClassVar[str] = "Lesson"
+    labels: ClassVar[dict[str, str]] = {"step": "step"}
+    step: str = "forward"
+
+    STEPS: ClassVar[tuple[str, ...]] = ("forward", "back", "hint", "stop")
+
+    def __post_init__(self) -> None:
+        self._check_choice("step", self.STEPS)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What became of one handled command: ``done``, ``refused`` (the reason is the ValueError's message) or
     ``failed`` (the reason names the error, e.g. "Too many open files")."""
@@ -430,5 +480,5 @@ _BY_KIND: dict[str, type[Command]] = {
     cls.kind: cls for cls in (NewGame, Takeback, Resign, OfferDraw, AcceptDraw, DeclineDraw, ClaimDraw, Hint,
                               SetTeaching, SetAutoComputer, MissedCaptureChoice, StartPositionChoice,
                               SetupPosition, ChooseMove, SetBroadcast, SavePdn, Lift, Place, MaskSquares,
-                              ConfirmMove, BoardTest)
+                              ConfirmMove, BoardTest, StartExercise, StartReplay, LessonStep)
 }

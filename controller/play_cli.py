@@ -254,6 +254,9 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
                                 playing squares): the game is trusted for them
   confirm MOVE                  make a move the board cannot show (a piece put on a masked square)
+  exercise [VARIANT] [ID]       set up an exercise as the LEDs show (default: your next unsolved one)
+  replay FILE [GAME]            replay a game of a PDN file; then forward, back (the LEDs show each move)
+  stop                          end the exercise or replay
   help                          this list
   quit                          stop"""
 
@@ -302,6 +305,15 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         await session.send(cmd.ConfirmMove(words[1]))
     elif verb == "health":
         print(health_report(session.state()))
+    elif verb == "exercise" and len(words) <= 3:
+        variant = words[1] if len(words) > 1 else session.controller.variant.id
+        await session.send(cmd.StartExercise(variant, words[2] if len(words) > 2 else ""))
+    elif verb == "replay" and len(words) in (2, 3):
+        text = Path(words[1]).expanduser().read_text(encoding="utf-8", errors="replace")
+        await session.send(cmd.StartReplay(pdn=text, game=int(words[2]) if len(words) > 2 else 1,
+                                           variant=session.controller.variant.id))
+    elif verb in ("forward", "back", "stop"):
+        await session.send(cmd.LessonStep(verb))
     elif verb == "pdn":
         print(session.controller.pdn())
     elif verb == "save":

@@ -51,6 +51,7 @@ from .datadir import Notice, prepare
 from .durable import SaveError
 from .health import BoardHealth
 from .journal import Journal
+from .lessons import LessonDesk
 from .machine import Controller
 from .opponents import (
     EXTERNAL_OPPONENTS,
@@ -145,6 +146,8 @@ class Session:
         self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_frame,
                                   wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
                                   check_after=config.sensor_check_ms / 1000)
+        self.lessons = LessonDesk(self.journal_dir)
+        """The exercise or replay under way (controller/lessons.py)."""
 
     def _show_leds(self, frame: LedFrame) -> None:
         """The controller's frame to the board, with the squares whose sensors are at fault lit (health);
@@ -246,7 +249,9 @@ class Session:
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
         state = (self.controller.state_dict()
-                 | {"rating": self._rating, "auto_computer": auto, "broadcast": place} | self.health.state())
+                 | {"rating": self._rating, "auto_computer": auto, "broadcast": place} | self.health.state()
+                 | {"lesson": self.lessons.to_json(self.controller),
+                    "exercise_variants": self.lessons.variants})
         state["board_connected"] = state["board_connected"] and self.health.link_ok
         return state
 
@@ -331,6 +336,7 @@ class Session:
             failed_saves = len(self.controller.save_errors)
             try:
                 self._handle(sent.command if sent else item)
+                self.lessons.follow(self.controller)
                 self._play_for_the_computer()
             except ValueError as exc:
                 error = exc
@@ -388,7 +394,11 @@ class Session:
 
     def _command(self, c: cmd.Command) -> None:
         ctl = self.controller
-        if ctl.command(c):   # the game's own commands (takeback, resign, draws, answers)
+        if isinstance(c, cmd.NewGame | cmd.SetupPosition):
+            self.lessons.stop()
+        if isinstance(c, cmd.StartExercise | cmd.StartReplay | cmd.LessonStep):
+            self.lessons.command(self, c)
+        elif ctl.command(c):   # the game's own commands (takeback, resign, draws, answers)
             if isinstance(c, cmd.OfferDraw):
                 self._answer_for_the_computer(c.color)
         elif isinstance(c, cmd.NewGame):
@@ -411,7 +421,10 @@ class Session:
                 raise ValueError("there is no data directory to save the game in")
             ctl.say(f"The game so far is saved in the library as {path.name}.")
         elif isinstance(c, cmd.Hint):
-            self._hint()
+            if self.lessons.lesson is not None and self.lessons.lesson.kind == "exercise":
+                self.lessons.lesson.step(ctl, "hint")   # an exercise's hint is its solution's first move
+            else:
+                self._hint()
         elif isinstance(c, cmd.SetAutoComputer):
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
@@ -474,10 +487,16 @@ class Session:
 
     def _play_for_the_computer(self) -> None:
         """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
+        if self.auto_computer and self.lessons.lesson is None:
+            self.carry_out_shown_move()
+
+    def carry_out_shown_move(self) -> None:
+        """On the simulated board, make the move the LEDs show (once per move); on a real board the person
+        makes it."""
         ctl, board = self.controller, self.simulated
         shape = ctl.computer_shape
-        if (board is None or not self.auto_computer or shape is None or ctl.state != "computer.showing"
-                or self._auto_played == ctl.engine_token):
+        if board is None or shape is None or ctl.state != "computer.showing" or self._auto_played == \
+                ctl.engine_token:
             return
         self._auto_played = ctl.engine_token
         board.lift(shape.origin)
@@ -552,6 +571,38 @@ class Session:
             ctl.answer_draw(computer, accept=ahead <= DRAW_MARGIN)
 
         self._consult(board, min(self.config.engine_time, 1.0), answer)
+
+    def begin_lesson(self, settings: GameSettings) -> bool:
+        """Start a lesson's game (an exercise or a replay): like a new game, but never written to the library.
+        False when the game in progress could not be saved first."""
+        self._check_new_game(settings)
+        self._check_board_fits(settings)
+        if not self._save_unfinished():
+            return False
+        ctl = self.controller
+        library, ctl.pdn_dir = ctl.pdn_dir, None
+        try:
+            ctl.new_game(settings)
+        finally:
+            ctl.pdn_dir = library
+        self._fit_board()
+        ctl.snapshot(self.sensors.snapshot().squares)
+        return True
+
+    def run_in_background(self, work: Callable[[Callable[[Any], None]], None],
+                          then: Callable[[Any], None]) -> None:
+        """Run ``work(report)`` on a worker thread; each ``report(value)`` runs ``then(value)`` on the loop,
+        in order with the board's input (``idle()`` waits for the work)."""
+        loop, queue = self._loop, self._queue
+        if loop is None or queue is None:
+            return
+
+        def report(value: Any) -> None:
+            if not self._stopping:
+                with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
+                    loop.call_soon_threadsafe(queue.put_nowait, _Consulted(then, value))
+
+        self._background_task(asyncio.to_thread(work, report))
 
     def _save_unfinished(self) -> bool:
         """A new game over one with moves and no result first saves it (result ``*``) to the library, so that
@@ -674,6 +725,14 @@ class Session:
     def _request_engine(self, job: EngineJob) -> None:
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
+            return
+        if self.controller.settings.human_color == "none":   # a replay: the record moves, never the engine
+            move = self.lessons.answer(job)
+            if move is not None:
+                queue.put_nowait(_EngineAnswer(job.token, move))
+            elif self.lessons.lesson is None:
+                self.controller.say("The replay was interrupted by a restart: start it again, or a new game.",
+                                    "warning")
             return
         self._search_token = job.token
         opponent: Any = self._opponent

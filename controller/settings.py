@@ -49,8 +49,9 @@ class GameSettings:
     def check(self) -> None:
         """Raise a ValueError naming the problem (bad FEN or time control, color, level)."""
         variant = self.variant
-        if self.human_color not in ("white", "black", "both"):
-            raise ValueError(f"human color must be white, black or both, got {self.human_color!r}")
+        if self.human_color not in ("white", "black", "both", "none"):
+            raise ValueError(f"human color must be white, black, both or none (a replay), "
+                             f"got {self.human_color!r}")
         if not 1 <= self.level <= 10:
             raise ValueError(f"engine level must be 1-10, got {self.level}")
         if self.fen is not None:

@@ -60,6 +60,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "commit", "source": _TURNS, "dest": "game_over", "conditions": "game_ended"},
     {"trigger": "commit", "source": "person", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "commit", "source": "person", "dest": "person"},
+    # (both sides played from a record: a replay)
+    {"trigger": "commit", "source": "computer", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "commit", "source": "computer", "dest": "person"},
     {"trigger": "finish", "source": [*_TURNS, "out_of_sync"], "dest": "game_over"},
     {"trigger": "lose_sync", "source": _TURNS, "dest": "out_of_sync"},

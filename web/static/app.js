@@ -6,6 +6,7 @@ import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from 
 import { bindBroadcast, renderBroadcast } from "./broadcast.js";
 import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
+import { bindLessons } from "./lessons.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
 import { openRules, ruleHref } from "./rules.js";
@@ -126,6 +127,7 @@ function setState(s) {
   if (app.view !== null && (app.view > n || !prev || prev.start_fen !== s.start_fen)) app.view = null;
   settlePending(s);
   render();
+  lessons.render(s);
   if (before >= 0 && n === before + 1 && s.last_move) {   // one new ply: its sound and (unless played here) its slide
     const last = s.last_move;
     sound.play(last.captures.length > 0);
@@ -587,6 +589,8 @@ function bindControls() {
 }
 
 const library = openLibrary({ variants: () => (app.hello && app.hello.variants) || [], query: tokenQuery });
+const lessons = bindLessons({ command, query: tokenQuery, showLive: () => showTab("live"),
+  say: (text) => addMessage(text, "error") });
 const stats = openStats({ query: tokenQuery });
 const rulesTab = openRules({ variants: () => (app.hello && app.hello.variants) || [],
   current: () => app.state && app.state.variant, query: tokenQuery, showTab: (name) => showTab(name, false) });

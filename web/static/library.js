@@ -46,6 +46,7 @@ export function openLibrary(ctx) {
     const res = await fetch(`/api/games/${encodeURIComponent(id)}${ctx.query()}`);
     const data = await res.json();
     $("#viewer").hidden = false;
+    $("#viewer").dataset.id = id;   // the Replay button (lessons.js) replays this game on the board
     const sm = data.summary || {};
     $("#viewer-title").textContent = `${sm.white || "?"} – ${sm.black || "?"}  ${sm.result || ""}  (${sm.variant || ""}, ${sm.date || ""})`;
     $("#viewer-error").hidden = !data.error;

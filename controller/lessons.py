@@ -1,0 +1,121 @@
+"""The lesson desk: the exercise or replay under way on the Session's board, and the commands that lead it.
+
+A lesson is a game the controller plays like any other (set up by light, moves inferred, takebacks), with
+settings it chooses and a `follow` step after each handled input. Its game is journaled (so a power cut
+resumes it) but never written to the game library. A NewGame or SetupPosition ends it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.exercises import Collection, load, variants_with_exercises
+from rules import Move
+
+from . import commands as cmd
+from .exercises import PROGRESS_FILE, ExerciseLesson, ExerciseProgress
+from .replay import ReplayLesson, load_game
+from .settings import EngineJob, GameSettings
+
+if TYPE_CHECKING:
+    from .machine import Controller
+    from .session import Session
+
+REVIEW_DEPTH = 6
+REVIEW_SECONDS = 0.5
+
+
+class Lesson(Protocol):
+    kind: str
+
+    def settings(self, base: GameSettings) -> GameSettings: ...
+    def begin(self, ctl: Controller) -> None: ...
+    def follow(self, ctl: Controller) -> None: ...
+    def step(self, ctl: Controller, step: str) -> None: ...
+    def answer(self, job: EngineJob) -> Move | None: ...
+
+
+class LessonDesk:
+    """Keeps the lesson under way, the exercise collections read so far and the players' progress."""
+
+    def __init__(self, data_dir: Path | None) -> None:
+        self.data_dir = data_dir
+        self.lesson: ExerciseLesson | ReplayLesson | None = None
+        self.collections: dict[str, Collection] = {}
+        self.progress = ExerciseProgress(data_dir / PROGRESS_FILE if data_dir is not None else None)
+        self.review_depth = REVIEW_DEPTH
+        self.review_seconds = REVIEW_SECONDS
+        self.variants = variants_with_exercises()
+        """The variants that have an exercise collection (the page's Exercises panel offers them)."""
+
+    def __repr__(self) -> str:
+        return f"LessonDesk({self.lesson!r})"
+
+    def collection(self, variant: str) -> Collection:
+        """The variant's exercises, read once per session (the engine checks each one as it is set up)."""
+        if variant not in self.collections:
+            self.collections[variant] = load(variant, verify_engine=False)
+        return self.collections[variant]
+
+    def command(self, session: Session, c: cmd.Command) -> None:
+        ctl = session.controller
+        if isinstance(c, cmd.StartExercise):
+            collection = self.collection(c.variant)
+            exercise = (collection.get(c.exercise) if c.exercise
+                        else self.progress.next_for(ctl.settings.player, collection))
+            number = collection.exercises.index(exercise) + 1
+            self._start(session, ExerciseLesson(exercise, number, len(collection), self.progress,
+                                                ctl.settings.player))
+        elif isinstance(c, cmd.StartReplay):
+            game, start, moves = load_game(c.pdn, c.game, "the PDN text", c.variant or None)
+            name = game.label() or "the PDN text"
+            lesson = ReplayLesson(game, start, moves, name)
+            self._start(session, lesson)
+            depth, seconds = self.review_depth, self.review_seconds
+            session.run_in_background(lambda report: lesson.review_work(depth, seconds, report),
+                                      lesson.reviewed)
+        elif isinstance(c, cmd.LessonStep):
+            if self.lesson is None:
+                raise ValueError("there is no exercise or replay under way")
+            if c.step == "stop":
+                self.stop()
+                ctl.say("The lesson is over: start a new game.")
+                return
+            self.lesson.step(ctl, c.step)
+            if c.step == "forward":
+                session.carry_out_shown_move()
+            elif c.step == "back" and session.simulated is not None:
+                session.simulated.set_occupancy(ctl.exp.base)
+
+    def _start(self, session: Session, lesson: ExerciseLesson | ReplayLesson) -> None:
+        settings = lesson.settings(session.controller.settings)
+        previous, self.lesson = self.lesson, lesson   # in place before the game starts: it answers at once
+        try:
+            started = session.begin_lesson(settings)
+        except ValueError:
+            self.lesson = previous
+            raise
+        if not started:
+            self.lesson = previous
+            return
+        if isinstance(previous, ReplayLesson):
+            previous.stop_review.set()
+        lesson.begin(session.controller)
+
+    def stop(self) -> None:
+        if isinstance(self.lesson, ReplayLesson):
+            self.lesson.stop_review.set()
+        self.lesson = None
+
+    def follow(self, ctl: Controller) -> None:
+        if self.lesson is not None:
+            self.lesson.follow(ctl)
+
+    def answer(self, job: EngineJob) -> Move | None:
+        return self.lesson.answer(job) if self.lesson is not None else None
+
+    def to_json(self, ctl: Controller) -> dict[str, Any] | None:
+        if isinstance(self.lesson, ReplayLesson):
+            return self.lesson.to_json(len(ctl.records))
+        return self.lesson.to_json() if self.lesson is not None else None

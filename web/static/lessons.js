@@ -1,0 +1,74 @@
+// Lessons (issue 18): the Exercises panel, the library viewer's "Replay on the board", and the lesson panel
+// beside the live board (the exercise's task and tries; the replay's move, the engine's score and blunders).
+
+const $ = (sel) => document.querySelector(sel);
+
+/** ctx: {command(kind, fields), query() -> "?token=..." or "", showLive(), say(text)} */
+export function bindLessons(ctx) {
+  const step = (name) => () => ctx.command("lesson_step", { step: name });
+  const start = (exercise) => ctx.command("start_exercise", { variant: $("#ex-variant").value, exercise });
+  $("#ex-start").onclick = () => start($("#ex-id").value.trim());
+  $("#lesson-next").onclick = () => start("");
+  $("#lesson-hint").onclick = step("hint");
+  $("#lesson-back").onclick = step("back");
+  $("#lesson-forward").onclick = step("forward");
+  $("#lesson-stop").onclick = step("stop");
+  $("#v-replay").onclick = async () => {
+    const id = $("#viewer").dataset.id;
+    if (!id) return;
+    const res = await fetch(`/api/games/${encodeURIComponent(id)}.pdn${ctx.query()}`);
+    if (!res.ok) { ctx.say(`Replay: the server answered ${res.status}.`); return; }
+    ctx.command("start_replay", { pdn: await res.text(), game: 1 });
+    ctx.showLive();
+  };
+
+  function fillVariants(list) {
+    const sel = $("#ex-variant");
+    if (sel.options.length || !list) return;
+    for (const v of list) {
+      const o = document.createElement("option");
+      o.value = v;
+      o.textContent = v.charAt(0).toUpperCase() + v.slice(1);
+      sel.appendChild(o);
+    }
+  }
+
+  function render(s) {
+    fillVariants(s.exercise_variants);
+    const sel = $("#ex-variant");
+    if (!sel.dataset.userSet && [...sel.options].some((o) => o.value === s.variant)) sel.value = s.variant;
+    sel.onchange = () => { sel.dataset.userSet = "1"; };
+    const lesson = s.lesson;
+    $("#lesson-panel").hidden = !lesson;
+    if (!lesson) return;
+    const exercise = lesson.kind === "exercise";
+    $("#lesson-panel").dataset.kind = lesson.kind;
+    for (const id of ["#lesson-hint", "#lesson-next"]) $(id).hidden = !exercise;
+    for (const id of ["#lesson-back", "#lesson-forward"]) $(id).hidden = exercise;
+    const status = $("#lesson-status");
+    const blunders = $("#lesson-blunders");
+    blunders.textContent = "";
+    if (exercise) {
+      $("#lesson-title").textContent = `Exercise ${lesson.id} (${lesson.number} of ${lesson.of})`;
+      const state = lesson.solved ? "Solved." : s.state === "setup" ? "Set up the position as the LEDs show."
+        : "Your move.";
+      status.textContent = `${lesson.task}. ${state} Tries: ${lesson.tries}. You solved ${lesson.player_solved}.`;
+      status.dataset.solved = lesson.solved ? "yes" : "no";
+      return;
+    }
+    $("#lesson-title").textContent = `Replay: ${lesson.label || lesson.name}`;
+    const next = lesson.next ? `Next: ${lesson.next}.` : `The end: ${lesson.result}.`;
+    const review = lesson.review ? ` ${lesson.review.text}.` : "";
+    const pending = lesson.reviewed < lesson.plies ? ` (engine review: ${lesson.reviewed}/${lesson.plies})` : "";
+    status.textContent = `Move ${lesson.ply} of ${lesson.plies}. ${next}${review}${pending}`;
+    $("#lesson-forward").disabled = !lesson.next;
+    $("#lesson-back").disabled = lesson.ply === 0;
+    for (const b of lesson.blunders || []) {
+      const li = document.createElement("li");
+      li.className = b.verdict;
+      li.textContent = `${b.ply}. ${b.text}`;
+      blunders.appendChild(li);
+    }
+  }
+  return { render };
+}
