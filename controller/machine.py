@@ -299,10 +299,6 @@ class Controller:
         """The side to move is played by the computer."""
         return self.settings.plays(self.record.mover) == "computer"
 
-    def computer_move_known(self, event: EventData | None = None) -> bool:
-        """The engine has answered this turn."""
-        return self.turn.computer_shape is not None
-
     def game_ended(self, event: EventData | None = None) -> bool:
         """The rules end the game in the position reached (no move, an automatic draw, ...)."""
         return self.game.outcome() is not None
@@ -853,6 +849,8 @@ class Controller:
             self.progress = None
             self._ask_engine()
         shape = turn.computer_shape
+        if shape is not None and self.state == "computer.thinking":
+            self.engine_answered()   # back in sync with the move already chosen: it is shown again (queued)
         self._display(self.hints.computer(shape, self.occupancy) if shape else self.hints.thinking())
 
     def _ask_engine(self) -> None:

@@ -66,8 +66,6 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "finish", "source": [*_TURNS, "out_of_sync"], "dest": "game_over"},
     {"trigger": "lose_sync", "source": _TURNS, "dest": "out_of_sync"},
     {"trigger": "take_back", "source": [*_TURNS, "game_over"], "dest": "out_of_sync"},
-    {"trigger": "resync", "source": "out_of_sync", "dest": "computer.showing",
-     "conditions": ["computer_to_move", "computer_move_known"]},
     {"trigger": "resync", "source": "out_of_sync", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "resync", "source": "out_of_sync", "dest": "person"},
     {"trigger": "reset", "source": [*_TURNS, "out_of_sync", "game_over"], "dest": "setup"},

@@ -42,9 +42,8 @@ def test_the_turns_and_the_hands_are_drawn() -> None:
 
 
 def test_diagram_has_at_most_half_the_edges_of_the_flat_machine() -> None:
-    """The flat machine this replaced drew 69 edges between 10 states; a replay's commit from the computer's
-    turn to the computer's turn (both sides play from the record) would add one from each of its 2 states."""
-    assert len(diagram.edges()) <= (69 + 2) // 2
+    """The flat machine this replaced drew 69 edges between 10 states."""
+    assert len(diagram.edges()) <= 69 // 2
 
 
 def test_diagram_edges_are_the_machine_transitions() -> None:
