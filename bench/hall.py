@@ -54,10 +54,11 @@ def rss_mb() -> float:
 
 # --- the boards ------------------------------------------------------------------------------------------
 class _StubSession:
-    """What the Publisher reads of a Session: its events and its state."""
+    """What the Publisher reads of a Session: its events, its state and its place (the config's)."""
 
     def __init__(self, journal_dir: Path) -> None:
         self.journal_dir = journal_dir
+        self.broadcast_place = None
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
 
     def subscribe(self) -> asyncio.Queue[Any]:
