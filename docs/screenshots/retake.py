@@ -71,6 +71,8 @@ def live_board_start(page: Page, live: LiveServer) -> None:
 
 
 def live_board_computer_move(page: Page, live: LiveServer) -> None:
+    """The computer's move lit for the person to make (its moves do not play themselves here)."""
+    page.uncheck("#auto-computer")
     arranged(page)
     page.click(square("spanish", "10"))   # the piece, then where it goes
     page.click(square("spanish", "14"))
@@ -117,6 +119,23 @@ def rules_page(page: Page, live: LiveServer) -> None:
     save(page, "rules-page.png")
 
 
+def exercise(page: Page, live: LiveServer) -> None:
+    """An English shot chosen in the Exercises panel: the lit squares say what to empty and fill."""
+    from engine.exercises import load
+
+    shot = next(e for e in load("english").exercises if e.kind == "shot")
+    arranged(page)
+    page.click("#exercises-panel summary")
+    page.select_option("#ex-variant", "english")
+    page.fill("#ex-id", shot.id)
+    page.click("#ex-start")
+    page.wait_for_selector("#lesson-panel:not([hidden])")
+    page.wait_for_selector("#board .sq[data-led]")
+    page.click("#new-game-panel summary")          # folded: the board and the lesson are what this shows
+    page.evaluate("window.scrollTo(0, 0)")
+    save(page, "exercise-set-up.png")
+
+
 def statistics(page: Page, live: LiveServer) -> None:
     """A few games against the engine (the person, Black in English, resigns or plays on) and one draw."""
     from controller import commands as cmd
@@ -152,6 +171,7 @@ SCENES: dict[str, tuple[Callable[[Page, LiveServer], None], dict[str, object]]] 
     "live-board-phone": (live_board_phone, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
     "game-library": (game_library, {"opponent": "person", "human_color": "both", "settle_ms": 0}),
     "rules-page": (rules_page, {"variant": "english", "opponent": "person", "human_color": "both"}),
+    "exercise-set-up": (exercise, {"variant": "english", "opponent": "person", "human_color": "white"}),
     "statistics": (statistics, {"variant": "english", "opponent": "engine", "human_color": "black",
                                 "level": 2, "settle_ms": 0}),
 }
