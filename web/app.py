@@ -27,7 +27,7 @@ from controller.rating_history import RATINGS_FILE
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
 from .guards import CLOSE, BodyError, BodyLimit, HostGuard, SecurityHeaders, read_body, refusal
-from .hub import Hub
+from .hub import AddressRates, Hub
 from .library import GameLibrary, LibraryError, replay
 from .limits import Limits, ThrottledLog
 from .messages import ClientError, Dispatcher, redact
@@ -64,6 +64,7 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
     dispatcher = Dispatcher(session, options, limits.command_timeout)
     hub = Hub(session, limits.outbox_events)
     tokens = WrongTokens(limits.wrong_tokens)
+    rates = AddressRates(limits.command_rate, limits.command_burst)   # HTTP commands, per client address
     throttled = ThrottledLog(log)
     max_clients = websocket_room(limits)
 
@@ -103,6 +104,9 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
             why = "close" if given and tokens.wrong(request.client) else "refused"
             message = "wrong access token" if given else "this action needs the token (header X-Dboard-Token)"
             return forbidden(why, message)
+        if wait := rates.wait_for(request.client.host if request.client else "unknown"):
+            return JSONResponse({"error": f"too many commands: {limits.command_rate:g} a second at most"},
+                                status_code=429, headers={"Retry-After": str(max(1, round(wait)))})
         try:
             body = await read_body(request, limits.max_body, limits.body_timeout)
         except BodyError as exc:

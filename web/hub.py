@@ -10,7 +10,7 @@ import contextlib
 import json
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -181,15 +181,42 @@ class TokenBucket:
 
     async def take(self) -> None:
         """Wait until a message may pass, and count it."""
+        wait = self.try_take()
+        if wait:
+            await self.sleep(wait)
+            self.tokens, self._at = 0.0, self.clock()   # the token that came meanwhile is this message's
+
+    def try_take(self) -> float:
+        """Take a message's token if there is one (0.0); else the seconds until there will be, taking none."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self._at) * self.rate)
         self._at = now
         if self.tokens < 1:
             self.waited += 1
-            await self.sleep((1 - self.tokens) / self.rate)
-            self.tokens = 1.0
-            self._at = self.clock()
+            return (1 - self.tokens) / self.rate
         self.tokens -= 1
+        return 0.0
 
     def __repr__(self) -> str:
         return f"TokenBucket({self.rate:g}/s, burst {self.burst}, tokens={self.tokens:.1f})"
+
+
+class AddressRates:
+    """One TokenBucket per client address for HTTP commands (each request may come on a new connection),
+    the ``size`` most recently seen addresses kept."""
+
+    def __init__(self, rate: float, burst: int, size: int = 1024,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.size, self.clock = rate, burst, size, clock
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def wait_for(self, address: str) -> float:
+        """0.0 when a command from ``address`` may pass now (and count it), else the seconds to wait."""
+        bucket = self._buckets.pop(address, None) or TokenBucket(self.rate, self.burst, self.clock)
+        self._buckets[address] = bucket
+        if len(self._buckets) > self.size:
+            self._buckets.popitem(last=False)
+        return bucket.try_take()
+
+    def __repr__(self) -> str:
+        return f"AddressRates({self.rate:g}/s, burst {self.burst}, addresses={len(self._buckets)})"

@@ -39,7 +39,8 @@ class Limits:
     outbox_events: int = 256
     """Events (moves, messages, replies) waiting for one websocket client; more and it is told to reload."""
     command_rate: float = 20.0
-    """Websocket messages a second, per connection (a board game needs a handful) ..."""
+    """Websocket messages a second, per connection, and HTTP commands a second, per client address (a board
+    game needs a handful) ..."""
     command_burst: int = 40
     """... after a burst of this many."""
     wrong_tokens: int = 5

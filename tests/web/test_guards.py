@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -94,6 +95,27 @@ def test_token_and_origin_are_checked_before_the_body(tmp_path: Path) -> None:
             reply = client.post(panel.url.split("?")[0] + "api/command", json=RESIGN,
                                 headers={"X-Dboard-Token": TOKEN})
         assert reply.status_code == 200 and reply.json()["outcome"] == "done"
+
+
+def test_http_commands_are_rate_limited_per_client_address(tmp_path: Path) -> None:
+    """Item 5 over HTTP: each request may come on a new connection, so the rate is kept per address; past the
+    burst a flood gets 429 with Retry-After and is not handled, and the rate comes back with time."""
+    hint, headers = {"type": "command", "command": {"kind": "hint"}}, {"X-Dboard-Token": TOKEN}
+    with PanelProcess(tmp_path, token=TOKEN, limits={"command_rate": 2.0, "command_burst": 3}) as panel:
+        url = panel.url.split("?")[0] + "api/command"
+        with httpx.Client(timeout=10) as client:
+            statuses = [client.post(url, json=hint, headers=headers) for _ in range(10)]
+            assert [r.status_code for r in statuses[:3]] == [200, 200, 200]
+            refused = [r for r in statuses[3:] if r.status_code == 429]
+            assert len(refused) >= 5, [r.status_code for r in statuses]
+            assert refused[0].headers["Retry-After"] == "1" and "2 a second" in refused[0].json()["error"]
+            with httpx.Client(timeout=10) as other:   # a new connection from the same address: no way round
+                assert other.post(url, json=hint, headers=headers).status_code == 429
+            deadline = time.monotonic() + 10
+            while (reply := client.post(url, json=hint, headers=headers)).status_code == 429:
+                assert time.monotonic() < deadline, "the rate never came back"
+                time.sleep(float(reply.headers["Retry-After"]) / 4)
+            assert reply.status_code == 200
 
 
 def test_dns_rebinding_is_refused(tmp_path: Path) -> None:
