@@ -29,7 +29,7 @@ class LibraryError(ValueError):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class LibraryGame:
     """One game of a PDN file: where it is, its tags, its move texts and its PDN text as stored."""
 
     game_id: str
@@ -60,7 +60,7 @@ class GameRecord:
 
     def __repr__(self) -> str:
         players = f"{self.tag('White')!r}-{self.tag('Black')!r}"
-        return f"GameRecord({self.game_id!r}, {players}, {len(self.moves)} plies)"
+        return f"LibraryGame({self.game_id!r}, {players}, {len(self.moves)} plies)"
 
 
 def _tag(tags: tuple[tuple[str, str], ...], name: str, default: str = "") -> str:
@@ -287,14 +287,14 @@ class GameLibrary:
         return summary(entry.game_id, entry.path, entry.tags, entry.plies, indexed.mtime) | {
             "download": download_name(entry.path, entry.index, len(indexed.entries))}
 
-    def games(self) -> list[GameRecord]:
+    def games(self) -> list[LibraryGame]:
         """Every game of every file, read whole (for tools and tests; the page uses :meth:`listing_json`)."""
         self.refresh()
         with self._lock:
             files = list(dict.fromkeys(entry.path for entry in self._entries))
         return [record for path in files for record in self._records(path)]
 
-    def games_and_problems(self) -> tuple[list[GameRecord], list[str]]:
+    def games_and_problems(self) -> tuple[list[LibraryGame], list[str]]:
         """Every game of every file read whole, and one message for each file that cannot be read or is not
         UTF-8 text (its games are left out): for the statistics, which name what they leave out."""
         self.refresh()
@@ -302,7 +302,7 @@ class GameLibrary:
             files = list(dict.fromkeys(entry.path for entry in self._entries))
             problems = [f"{self._name(path)}: cannot read: {why}"
                         for path, why in sorted(self._unreadable.items())]
-        records: list[GameRecord] = []
+        records: list[LibraryGame] = []
         for path in files:
             try:
                 path.read_bytes().decode("utf-8")
@@ -320,7 +320,7 @@ class GameLibrary:
         """A file's name relative to the library's directory (what messages show)."""
         return path.relative_to(self.directory).as_posix()
 
-    def get(self, game_id: str) -> GameRecord:
+    def get(self, game_id: str) -> LibraryGame:
         """The game with this id, read from its file (ids come from the index; nothing else is ever read)."""
         self.refresh()
         with self._lock:
@@ -331,7 +331,7 @@ class GameLibrary:
                 return record
         raise LibraryError(f"no game {game_id!r} in the library")
 
-    def _records(self, path: Path) -> list[GameRecord]:
+    def _records(self, path: Path) -> list[LibraryGame]:
         """The games of one indexed file, read again (they are not kept in memory)."""
         with self._lock:
             indexed = self._files.get(path)
@@ -346,7 +346,7 @@ class GameLibrary:
         records = []
         for entry, game_text in zip(indexed.entries, texts, strict=False):
             tags, moves = parse_game(game_text)
-            records.append(GameRecord(entry.game_id, path, entry.index, tags, moves, game_text, len(texts),
+            records.append(LibraryGame(entry.game_id, path, entry.index, tags, moves, game_text, len(texts),
                                       indexed.mtime))
         return records
 
@@ -358,7 +358,7 @@ class GameLibrary:
         return f"GameLibrary({str(self.directory)!r}, {len(self._entries)} games indexed, {self.reads} reads)"
 
 
-def replay(record: GameRecord) -> dict[str, Any]:
+def replay(record: LibraryGame) -> dict[str, Any]:
     """The game move by move for the viewer: the board size and, for every ply from the start, the pieces,
     the move text and its from/to squares. Stops (with ``error``) at the first move that cannot be read."""
     import rules

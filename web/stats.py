@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.rating_history import RatingHistoryError, rating_history
 
-from .library import GameLibrary, GameRecord, LibraryError
+from .library import GameLibrary, LibraryError, LibraryGame
 
 OPENING_PLIES = 3
 """An opening is the first three moves of the game, counted as in the checkers players' "three-move ballot"
@@ -105,7 +105,7 @@ class GameFacts:
     date: str
 
     @classmethod
-    def of(cls, record: GameRecord) -> GameFacts:
+    def of(cls, record: LibraryGame) -> GameFacts:
         """The facts of a library game; LibraryError naming the file and game when they cannot be read."""
         import rules
 
@@ -152,7 +152,7 @@ class LibraryStats:
     problems: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, records: list[GameRecord], problems: list[str] | None = None) -> LibraryStats:
+    def of(cls, records: list[LibraryGame], problems: list[str] | None = None) -> LibraryStats:
         """Count ``records`` in date order; a game whose facts cannot be read is named in ``problems``."""
         stats = cls(problems=list(problems or []))
         facts = []
