@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from rules.pdn import tokens as tk
 from rules.pdn.errors import PdnSyntaxError
-from rules.pdn.limits import DEFAULT_LIMITS, Limits
+from rules.pdn.limits import DEFAULT_LIMITS, Limits, excerpt
 from rules.pdn.model import PdnGame
 from rules.pdn.visitors import SKIP, BaseVisitor, GameBuilder, HeadersVisitor
 
@@ -209,9 +209,9 @@ class PdnReader:
                 f"variation opened at line {opened[-1].line}, column {opened[-1].column} is never closed",
                 opened[-1].line, opened[-1].column, game=self.games_read))
         elif number is not None and not soft:
-            visitor.handle_error(PdnSyntaxError(f"move number {number.value!r} without a move at the end "
-                                                "of the input", number.line, number.column,
-                                                game=self.games_read))
+            shown = excerpt(str(number.value), 0)
+            message = f"move number '{shown}' without a move at the end of the input"
+            visitor.handle_error(PdnSyntaxError(message, number.line, number.column, game=self.games_read))
 
     def _fail_at_boundary(self, visitor: BaseVisitor[T], message: str, token: tk.Token) -> None:
         visitor.handle_error(PdnSyntaxError(message, token.line, token.column, game=self.games_read))

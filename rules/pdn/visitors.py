@@ -10,7 +10,7 @@ import re
 from typing import Generic, TypeVar
 
 from rules.pdn.errors import PdnError, PdnGameError, PdnSyntaxError
-from rules.pdn.limits import DEFAULT_LIMITS, Limits
+from rules.pdn.limits import DEFAULT_LIMITS, Limits, excerpt
 from rules.pdn.model import GLYPH_NAGS, Clock, Line, MoveNode, PdnGame
 from rules.pieces import Color
 from rules.variants import VARIANTS
@@ -223,7 +223,8 @@ class GameBuilder(BaseVisitor[PdnGame]):
         self._stack.pop()
 
     def visit_setup(self, text: str, line: int, column: int) -> None:
-        self._error(PdnSyntaxError, f"set-up command /{text}/ inside a game is not supported", line, column)
+        shown = excerpt(text, 0)   # a hostile set-up command may be megabytes: the message quotes its start
+        self._error(PdnSyntaxError, f"set-up command /{shown}/ inside a game is not supported", line, column)
 
     def visit_result(self, result: str) -> None:
         self.game.result = result
