@@ -149,8 +149,7 @@ class Registry:
             return game
         if game is not None and started is not None and game.started and started < game.started:
             return None
-        if game is not None and game.result is not None and self._on_finished is not None:
-            self._on_finished(feed)
+        self._archive_if_finished(feed)
         feed.game = GameStream(game_id)
         feed.problem = None
         return feed.game
@@ -207,11 +206,15 @@ class Registry:
         feed = self.boards.get(key)
         if feed is None or kind != "game":
             return
-        if feed.game is not None and feed.game.result is not None and self._on_finished is not None:
-            self._on_finished(feed)
+        self._archive_if_finished(feed)
         del self.boards[key]
         self.touch_round(board.event, board.round)
         log.info("board %s left its place", board)
+
+    def _archive_if_finished(self, feed: BoardFeed) -> None:
+        """A board's game is leaving the hall's view: keep it if it ended."""
+        if feed.game is not None and feed.game.result is not None and self._on_finished is not None:
+            self._on_finished(feed)
 
     # --- changes -------------------------------------------------------------------------------------
     def _touch(self, feed: BoardFeed) -> None:

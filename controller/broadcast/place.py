@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..durable import durable_replace
-from .wire import check_level
+from .wire import BoardTopic, check_level
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,10 @@ class BroadcastPlace:
 
     def to_json(self) -> dict[str, str]:
         return asdict(self)
+
+    def topic(self, prefix: str) -> BoardTopic:
+        """Where a board at this place publishes, under ``prefix``."""
+        return BoardTopic(prefix, self.event, self.round, self.board)
 
 
 def load_place(data_dir: Path | None, config: Any) -> BroadcastPlace:

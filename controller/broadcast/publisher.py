@@ -53,13 +53,13 @@ class BroadcastSettings:
                                       password=config.broadcast_password, tls=config.broadcast_tls,
                                       ca=config.broadcast_ca, protocol=config.broadcast_protocol)
         place = place or BroadcastPlace.from_config(config)
-        topic = BoardTopic(config.broadcast_prefix, place.event, place.round, place.board)
-        return cls(broker, topic, place.white, place.black, config.broadcast_site, config.broadcast_heartbeat)
+        return cls(broker, place.topic(config.broadcast_prefix), place.white, place.black,
+                   config.broadcast_site, config.broadcast_heartbeat)
 
     def moved(self, place: BroadcastPlace) -> BroadcastSettings:
         """The same broker and prefix, the board at ``place``."""
-        topic = BoardTopic(self.topic.prefix, place.event, place.round, place.board)
-        return dataclasses.replace(self, topic=topic, white=place.white, black=place.black)
+        return dataclasses.replace(self, topic=place.topic(self.topic.prefix), white=place.white,
+                                   black=place.black)
 
     @property
     def headers(self) -> dict[str, str]:
@@ -121,11 +121,19 @@ class Publisher:
                 await task
         self._tasks = []
         self._stopping = True
+        await self._deliver([(self.settings.topic.topic("status"), encode({"v": VERSION, "online": False}))],
+                            timeout)
+        await self._disconnect()
+
+    async def _deliver(self, retained: list[tuple[str, bytes]], timeout: float) -> None:
+        """Publish retained messages and, while connected, give them ``timeout`` seconds each to leave."""
+        sent = [self.client.publish(topic, payload, qos=QOS, retain=True) for topic, payload in retained]
         if self.connected:
-            info = self.client.publish(self.settings.topic.topic("status"),
-                                       encode({"v": VERSION, "online": False}), qos=QOS, retain=True)
-            with contextlib.suppress(RuntimeError, ValueError):
-                await asyncio.to_thread(info.wait_for_publish, timeout)
+            for info in sent:
+                with contextlib.suppress(RuntimeError, ValueError):
+                    await asyncio.to_thread(info.wait_for_publish, timeout)
+
+    async def _disconnect(self) -> None:
         self.client.disconnect()
         await asyncio.to_thread(self.client.loop_stop)
 
@@ -148,24 +156,17 @@ class Publisher:
         """Stand at another place: the old place's retained game and status are cleared (the hall empties
         it), the connection is made again with the new place's will, and the game is retained there."""
         old = self.settings.topic
-        cleared = [self.client.publish(old.topic(kind), b"", qos=QOS, retain=True)
-                   for kind in ("game", "status")]
-        if self.connected:
-            for info in cleared:
-                with contextlib.suppress(RuntimeError, ValueError):
-                    await asyncio.to_thread(info.wait_for_publish, timeout)
+        await self._deliver([(old.topic("game"), b""), (old.topic("status"), b"")], timeout)
         self.settings = self.settings.moved(place)
         self._stopping = True   # a deliberate disconnect: no warning, no reconnect by the old loop
-        self.client.disconnect()
-        await asyncio.to_thread(self.client.loop_stop)
+        await self._disconnect()
         self._stopping = False
         self.connected = False
         self._connected_event.clear()
         self._set_will()
-        self._status = {}
         connect(self.client, self.settings.broker)
         self._publish_game()
-        self._publish_status()
+        self._publish_status(force=True)
         log.info("broadcasting under %s (was %s)", self.settings.topic, old)
 
     async def _heartbeat(self) -> None:
