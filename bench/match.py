@@ -135,14 +135,14 @@ def play(job: Job) -> tuple[Job, float, str, int]:
     finally:
         second.close()
     outcome = game.outcome()
+    diff = _material(game.board, first_color) - _material(game.board, first_color.opponent)
     if outcome is not None:
         if outcome.winner is None:
-            return job, 0.5, f"draw ({outcome.reason})", len(history)
+            return job, 0.5, f"draw ({outcome.reason}, material {diff:+d} for native)", len(history)
         return job, 1.0 if outcome.winner == first_color else 0.0, outcome.reason, len(history)
-    diff = _material(game.board, first_color) - _material(game.board, first_color.opponent)
     if abs(diff) >= 200:
-        return job, 1.0 if diff > 0 else 0.0, "adjudicated on material", len(history)
-    return job, 0.5, "adjudicated draw", len(history)
+        return job, 1.0 if diff > 0 else 0.0, f"adjudicated on material ({diff:+d})", len(history)
+    return job, 0.5, f"adjudicated draw ({diff:+d})", len(history)
 
 
 def interval(scores: list[float]) -> tuple[float, float]:

@@ -143,7 +143,8 @@ class NativeSearcher(Searcher):
     def _root_args(self, board: Board) -> tuple[object, ...]:
         own, opp = board._own_opp()
         keys = tuple(self._history_keys)
-        return (own, opp, board._k, board.turn, keys, self._quiet, self._quiet_limit or 0, self._since_cp)
+        return (own, opp, board._k, board.turn, keys, self._quiet, self._quiet_limit or 0, self._since_cp,
+                self._draw)
 
     def _seconds_left(self) -> float:
         """Time to the deadline for C (0: none); SearchAborted when it has passed."""

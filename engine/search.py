@@ -18,6 +18,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 96
 QUIESCENCE_PLIES = 8
 _CHECK_EVERY = 512
+CONTEMPT_MAX = 50      # a draw costs the side ahead up to half a man: it plays on rather than repeat
+CONTEMPT_SHARE = 4     # ... a quarter of its lead at the root
 
 
 class SearchAborted(Exception):
@@ -65,6 +67,7 @@ class Searcher:
         self._history_keys: set[int] = set()
         self._quiet = 0                          # plies without capture or man move, game and path
         self._quiet_limit: int | None = None     # the variant's no-progress draw in plies, when in reach
+        self._draw = 0                           # a draw by rule, scored for the side to move at the root
 
     def __repr__(self) -> str:
         return f"Searcher({self.variant.id}, tt={len(self.tt)})"
@@ -191,6 +194,20 @@ class Searcher:
         self._stop = stop_event
         self._history_keys = self._game_keys(board)
         self._quiet, self._quiet_limit = self._no_progress(board)
+        self._draw = self.draw_value(board)
+
+    def draw_value(self, board: Board) -> int:
+        """What a draw by rule is worth to the side to move in `board`, the root of a search.
+
+        Nothing, unless it stands better: then a repetition or a counted draw costs it a share of its lead
+        (contempt), so it looks for the win rather than repeating. Behind, a draw stays worth 0.
+        """
+        lead = self.evaluator.evaluate(board)
+        return -min(CONTEMPT_MAX, lead // CONTEMPT_SHARE) if lead > 0 else 0
+
+    def _draw_score(self, ply: int) -> int:
+        """A draw `ply` plies below the root, for the side to move there."""
+        return self._draw if ply % 2 == 0 else -self._draw
 
     def _hash_move(self, board: Board) -> Move | None:
         """The best move the transposition table remembers for `board`, if any."""
@@ -298,7 +315,7 @@ class Searcher:
         self._tick()
         key = board.key()
         if key in self._history_keys or key in self._path or self._counted_draw():
-            return 0, ()
+            return self._draw_score(ply), ()
         moves = list(board.legal_moves)
         if not moves:
             return (-MATE + ply if self.variant.no_move_loses else MATE - ply), ()
@@ -348,7 +365,7 @@ class Searcher:
         self._tick()
         key = board.key()
         if key in self._history_keys or key in self._path or self._counted_draw():
-            return 0
+            return self._draw_score(ply)
         entry = self.tt.get(key)
         if entry is not None and entry[0] >= depth:
             tt_score = _from_tt(entry[2], ply)

@@ -236,8 +236,8 @@ static int py_stop(Search *s) {
 /* Position, game keys and counters shared by iterate() and score_moves(), after checking that the searcher
  * is idle and the depth and stop arguments are sound; the root moves go into self->root. */
 static int parse_root(SearcherObject *self, PyObject *own, PyObject *opp, PyObject *kings, PyObject *color,
-                      PyObject *game_keys, int quiet, int quiet_limit, int cp, int depth, PyObject *stop,
-                      RootInfo *ri) {
+                      PyObject *game_keys, int quiet, int quiet_limit, int cp, int draw, int depth,
+                      PyObject *stop, RootInfo *ri) {
     Search *s = self->s;
     if (check_idle(self)) return -1;
     if (depth < 1 || depth > S_MAX_PLY) {
@@ -270,6 +270,11 @@ static int parse_root(SearcherObject *self, PyObject *own, PyObject *opp, PyObje
     ri->cnt.quiet = quiet;
     ri->cnt.cp = cp;
     s->quiet_limit = quiet_limit;
+    if (draw < -S_MATE_BOUND || draw > S_MATE_BOUND) {
+        PyErr_Format(PyExc_ValueError, "a draw's score must be within +-%d, not %d", S_MATE_BOUND, draw);
+        return -1;
+    }
+    s->draw_root = draw;
     int c = ri->root.turn;
     gen_legal(&s->R, ri->root.side[c], ri->root.side[1 - c], ri->root.kings, c, 0, &self->root);
     if (self->root.oom) {
@@ -333,15 +338,16 @@ static PyObject *move_tuple(const Rules *R, const DMove *m) {
 
 static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     PyObject *own, *opp, *kings, *color, *game_keys, *stop, *only;
-    int quiet, quiet_limit, cp, depth;
+    int quiet, quiet_limit, cp, draw, depth;
     double seconds;
     unsigned long long node_limit;
     RootInfo ri;
     RootResult res;
-    if (!PyArg_ParseTuple(args, "OOOOOiiiidKOO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
-                          &depth, &seconds, &node_limit, &stop, &only))
+    if (!PyArg_ParseTuple(args, "OOOOOiiiiidKOO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
+                          &draw, &depth, &seconds, &node_limit, &stop, &only))
         return NULL;
-    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, depth, stop, &ri)) return NULL;
+    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, draw, depth, stop, &ri))
+        return NULL;
     Search *s = self->s;
     if (filter_root(self, only)) return NULL;
     search_begin(s, seconds, (uint64_t)node_limit);
@@ -368,13 +374,14 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
 
 static PyObject *searcher_score_moves(SearcherObject *self, PyObject *args) {
     PyObject *own, *opp, *kings, *color, *game_keys, *stop;
-    int quiet, quiet_limit, cp, depth, window;
+    int quiet, quiet_limit, cp, draw, depth, window;
     double seconds;
     RootInfo ri;
-    if (!PyArg_ParseTuple(args, "OOOOOiiiiidO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
-                          &depth, &window, &seconds, &stop))
+    if (!PyArg_ParseTuple(args, "OOOOOiiiiiidO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
+                          &draw, &depth, &window, &seconds, &stop))
         return NULL;
-    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, depth, stop, &ri)) return NULL;
+    if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, draw, depth, stop, &ri))
+        return NULL;
     Search *s = self->s;
     int *scores = (int *)PyMem_Malloc(sizeof(int) * (size_t)(self->root.n + 1));
     if (!scores) return PyErr_NoMemory();
@@ -439,10 +446,10 @@ static PyObject *searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignore
 
 static PyMethodDef searcher_methods[] = {
     {"iterate", (PyCFunction)searcher_iterate, METH_VARARGS,
-     "iterate(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, depth, seconds, "
+     "iterate(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, draw, depth, seconds, "
      "node_limit, stop, root_moves) -> (completed, score, pv, nodes): one iteration at the root"},
     {"score_moves", (PyCFunction)searcher_score_moves, METH_VARARGS,
-     "score_moves(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, depth, window, "
+     "score_moves(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, draw, depth, window, "
      "seconds, stop) -> ([(from, to, captured, score)] or None if stopped, nodes)"},
     {"hash_move", (PyCFunction)searcher_hash_move, METH_VARARGS,
      "hash_move(own, opp, kings, color) -> (from, to, captured) or None: the table's best move"},

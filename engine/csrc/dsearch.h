@@ -1,7 +1,7 @@
 /* dsearch.h - the engine's search in C: PVS with a transposition table, quiescence over the compulsory
  * captures, killers and history, late-move reductions, and each variant's draw rules inside the tree
  * (repetition against the game and the path, the no-progress count, the FMJD 16/5-move endgame rule, the
- * Turkish king-versus-single-man win). engine/search.py is the readable reference of the same search; the
+ * Turkish king-versus-single-man win; a draw scores the root side's contempt, Searcher.draw_value). engine/search.py is the readable reference of the same search; the
  * iterative deepening and progress reports stay in Python (engine/native.py) around root_search().
  * Needs POSIX clock_gettime (Python.h asks for it; a plain C program defines _POSIX_C_SOURCE first).
  */
@@ -70,6 +70,7 @@ struct Search {
     int ngame;
     uint64_t path[S_MAX_PLY + 2];
     int quiet_limit;           /* no-progress draw in plies, 0 when off */
+    int draw_root;             /* a draw by rule for the side to move at the root (contempt, Searcher.draw_value) */
     int extension_plies;
     PvLine pv[S_MAX_PLY + 2];
 };
@@ -321,11 +322,12 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
         int kvm = king_vs_man(p);
         if (kvm) return kvm > 0 ? S_MATE - ply : -S_MATE + ply;
     }
-    if (is_repetition(s, key, ply, cnt.cp)) return 0;
-    if (s->quiet_limit && cnt.quiet >= s->quiet_limit) return 0;
+    int draw = ply & 1 ? -s->draw_root : s->draw_root;
+    if (is_repetition(s, key, ply, cnt.cp)) return draw;
+    if (s->quiet_limit && cnt.quiet >= s->quiet_limit) return draw;
     if (s->endgame_rules && cnt.cp >= 10) {
         int limit = endgame_limit(p);
-        if (limit && cnt.cp >= 2 * limit) return 0;
+        if (limit && cnt.cp >= 2 * limit) return draw;
     }
     /* The quiescence plies neither read nor write the table: a static evaluation costs less than the cache
      * miss of a probe, and their entries would crowd out the ones that save whole subtrees. */

@@ -11,7 +11,7 @@ from engine import MATE, Engine, NoLegalMoveError, SearchLimits
 from engine.evaluation import Evaluator
 from engine.limits import INFINITY, MATE_BOUND
 from engine.native import NativeSearcher
-from engine.search import QUIESCENCE_PLIES, Searcher
+from engine.search import CONTEMPT_MAX, CONTEMPT_SHARE, QUIESCENCE_PLIES, Searcher
 from rules import Board, get_variant
 
 
@@ -146,7 +146,8 @@ def _quiet_king_walk(board: Board, plies: int) -> None:
 @pytest.mark.parametrize("searcher", [Searcher, NativeSearcher])
 def test_search_scores_the_no_progress_draw(searcher: type[Searcher]) -> None:
     """International: 25 king moves each without capture or man move draw. After 49 such plies every king
-    move of Black's completes the count and scores 0; without the rule the same moves score otherwise.
+    move of Black's completes the count and scores the draw (less than 0: Black, a man up, plays on, see
+    test_the_side_ahead_scores_a_draw_below_nothing); without the rule the same moves score otherwise.
     Both searchers, whichever core the package uses."""
     geometry = get_variant("international").geometry
 
@@ -165,6 +166,27 @@ def test_search_scores_the_no_progress_draw(searcher: type[Searcher]) -> None:
     king_moves = [m for m in with_rule if m.from_square in board.kings(board.turn) and not m.captures]
     man_moves = [m for m in with_rule if m not in king_moves]
     assert king_moves and man_moves
-    assert all(with_rule[m] == 0 for m in king_moves)
-    assert any(without[m] != 0 for m in king_moves)
+    draw = counting.draw_value(board)
+    assert draw < 0 and all(with_rule[m] == draw for m in king_moves)
+    assert any(without[m] != draw for m in king_moves)
     assert all(with_rule[m] == without[m] for m in man_moves)   # a man move restarts the count
+
+
+@pytest.mark.parametrize("searcher", [Searcher, NativeSearcher])
+def test_the_side_ahead_scores_a_draw_below_nothing(searcher: type[Searcher]) -> None:
+    """Contempt: a repetition costs the side ahead a share of its lead (up to half a man), so it plays on;
+    behind or level, a draw is worth 0. English, two kings against one: 30-26 4-8 26-30, and Black's 8-4
+    would repeat the start."""
+    board = Board("english", "W:WK30:BK4,12")
+    for text in ("30-26", "4-8", "26-30"):
+        board.push(board.parse_move(text))
+    engine = searcher(Evaluator(board.variant))
+    lead = engine.evaluator.evaluate(board)
+    draw = engine.draw_value(board)
+    assert lead > 0 and draw == -min(CONTEMPT_MAX, lead // CONTEMPT_SHARE) < 0
+    scores = dict(engine.score_moves(board, 3))
+    assert scores[board.parse_move("8-4")] == draw
+    assert engine.search(board, SearchLimits(depth=6)).move != board.parse_move("8-4")
+    board.pop()   # White, a king down, to move: a draw is worth 0 to it
+    assert engine.draw_value(board) == 0
+    assert engine.draw_value(Board("english")) == 0

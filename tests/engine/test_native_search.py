@@ -176,7 +176,7 @@ def test_one_searcher_refuses_a_second_search_while_searching() -> None:
     searcher = NativeSearcher(Evaluator(get_variant("english")))
     board = Board("english")
     own, opp = board._own_opp()
-    args = (own, opp, 0, board.turn, (), 0, 0, 0)
+    args = (own, opp, 0, board.turn, (), 0, 0, 0, 0)
     refused = []
 
     def stop() -> bool:   # called from inside the running C search, with the GIL taken back
@@ -197,9 +197,9 @@ def test_bad_input_to_the_search_extension_raises_and_never_crashes() -> None:
     board = Board(variant)
     own, opp = board._own_opp()
     native = searcher._native
-    args = (own, opp, 0, board.turn, (), 0, 0, 0)
+    args = (own, opp, 0, board.turn, (), 0, 0, 0, 0)
     with pytest.raises(InvalidSquareError):
-        native.iterate(own | 1 << 8, opp, 0, board.turn, (), 0, 0, 0, 3, 0.0, 0, None, None)
+        native.iterate(own | 1 << 8, opp, 0, board.turn, (), 0, 0, 0, 0, 3, 0.0, 0, None, None)
     with pytest.raises(ValueError, match="depth"):
         native.iterate(*args, 0, 0.0, 0, None, None)
     with pytest.raises(TypeError, match="stop"):
@@ -207,7 +207,7 @@ def test_bad_input_to_the_search_extension_raises_and_never_crashes() -> None:
     with pytest.raises(TypeError):
         native.score_moves(*args)
     with pytest.raises(ValueError, match="counters"):
-        native.score_moves(own, opp, 0, board.turn, (), -1, 0, 0, 2, 100, 0.0, None)
+        native.score_moves(own, opp, 0, board.turn, (), -1, 0, 0, 0, 2, 100, 0.0, None)
     with pytest.raises(KeyError, match="missing giveaway"):
         engine_native.compiled().Searcher(rules_native.rules_params(variant), {}, {})
     with pytest.raises(TypeError):
