@@ -1,8 +1,9 @@
 /* dsearch.h - the engine's search in C: PVS with a transposition table, quiescence over the compulsory
  * captures, killers and history, late-move reductions, and each variant's draw rules inside the tree
  * (repetition against the game and the path, the no-progress count, the FMJD 16/5-move endgame rule, the
- * Turkish king-versus-single-man win; a draw scores the root side's contempt, Searcher.draw_value). engine/search.py is the readable reference of the same search; the
- * iterative deepening and progress reports stay in Python (engine/native.py) around root_search().
+ * Turkish king-versus-single-man win; a draw scores the root side's contempt, Searcher.draw_value).
+ * engine/search.py is the readable reference of the same search; the iterative deepening and progress
+ * reports stay in Python (engine/native.py) around root_search().
  * Needs POSIX clock_gettime (Python.h asks for it; a plain C program defines _POSIX_C_SOURCE first).
  */
 #ifndef DSEARCH_H
