@@ -82,14 +82,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyse", help="print the engine's best line and score for a position")
     p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT")
     p.add_argument("--fen", help="position (PDN FEN); default the start position")
-    p.add_argument("--time", type=float, help="seconds to think (default 2 unless --depth)")
+    p.add_argument("--time", type=_seconds, help="seconds to think (default 2 unless --depth)")
     p.add_argument("--depth", type=int, help="plies to search")
     p.set_defaults(func=_analyse)
 
     p = sub.add_parser("hint", help="suggest a move for the side to move")
     p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT")
     p.add_argument("--fen", help="position (PDN FEN); default the start position")
-    p.add_argument("--time", type=float, default=1.0, help="seconds to think (default 1)")
+    p.add_argument("--time", type=_seconds, default=1.0, help="seconds to think (default 1)")
     p.set_defaults(func=_hint)
 
     p = sub.add_parser("hub", help="run the engine under the Hub protocol on stdin/stdout (as Scan)")
@@ -108,7 +108,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--color", choices=("white", "black"), default="white", help="our color with --connect")
     p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
-    p.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
+    p.add_argument("--time", type=_seconds, default=1.0, help="seconds per move (default 1)")
     p.add_argument("--forever", action="store_true", help="with --listen: keep accepting games")
     p.add_argument("--request-timeout", type=_seconds, default=FIRST_RECORD, metavar="SECONDS",
                    help=f"with --listen: a new peer's time to send its GAMEREQ (default {FIRST_RECORD:g})")

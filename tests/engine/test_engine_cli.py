@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from controller.cli import main
 from rules import Board
 
@@ -30,3 +32,13 @@ def test_hint_prints_a_legal_move(capsys) -> None:
 def test_bad_fen_is_a_one_line_error(capsys) -> None:
     assert main(["analyse", "english", "--fen", "X:Wzz"]) == 1
     assert "dboard analyse: error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["analyse", "english"], ["hint", "english"], ["dxp", "--listen", "0"]])
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1", "soon"])
+def test_a_time_that_is_not_a_positive_number_of_seconds_is_refused(command: list[str], seconds: str,
+                                                                    capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--time", seconds])
+    assert exit_.value.code == 2
+    assert f"expected a positive number of seconds, got '{seconds}'" in capsys.readouterr().err
