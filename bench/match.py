@@ -5,11 +5,12 @@ Usage: python bench/match.py [--games 100] [--time 0.5] [--self-games 20] [--sel
 
 Part 1: our top level (the compiled search) against dame-rs (PyPI `dame-rs`, in .bench-venv), international,
 `--time` seconds a move each, from varied openings (the first plies of the played games in tests/data, then
-seeded random ones), every opening twice with the colors swapped. Part 2: in each variant, our top level on
-the native core against the same level on the pure-Python core at equal time. Games end by the rules (Game:
-no move, repetition, the move-count and endgame rules, draws applied at once); one reaching --max-plies is
-adjudicated on material (two men's worth ahead wins). Prints each result and the score of the first player
-with its 95% interval (normal approximation over wins, draws and losses).
+seeded random ones that a search of 8 plies finds balanced), every opening twice with the colors swapped.
+Part 2: in each variant, our top level on the native core against the same level on the pure-Python core at
+equal time. Games end by the rules (Game: no move, repetition, the move-count and endgame rules, draws
+applied at once); one reaching --max-plies is adjudicated on material (two men's worth ahead wins). Prints
+each result, with the material at its end, and the score of the first player with its 95% interval (normal
+approximation over wins, draws and losses).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _dame import DameEngine
 from _pydraughts_venv import peer_python
 
-from engine import Engine
+from engine import Engine, SearchLimits
 from engine.evaluation import king_value
 from engine.notation import hub_move_text, parse_hub_move
 from engine.search import Searcher
@@ -39,6 +40,8 @@ from rules.pdn.encoding import DecodedLines
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SELF_VARIANTS = ("english", "russian", "spanish", "italian", "brazilian", "turkish")
+BALANCE_DEPTH = 8        # plies of the search that judges a random opening
+BALANCE_MARGIN = 100     # ... and the score (a man) it must stay under
 
 
 @dataclass(frozen=True)
@@ -66,13 +69,20 @@ def openings(variant: str, count: int, seed: int = 7) -> list[str]:
                     if board.fen() not in out:
                         out.append(board.fen())
     rng = random.Random(f"{seed}-{variant}")
+    judge = Engine(variant)
     while len(out) < count:
         board = Board(variant)
         for _ in range(rng.randint(2, 4)):
             board.push(rng.choice(list(board.legal_moves)))
-        if board.legal_moves and board.fen() not in out:
+        if board.legal_moves and board.fen() not in out and _balanced(judge, board):
             out.append(board.fen())
     return out[:count]
+
+
+def _balanced(judge: Engine, board: Board) -> bool:
+    """Neither side is a man ahead after a fixed-depth search: random plies can hang men, and an opening
+    lost for one color scores 50% for both players whatever their strength (each plays it once each way)."""
+    return abs(judge.search(board, SearchLimits(depth=BALANCE_DEPTH)).score) < BALANCE_MARGIN
 
 
 class _Player:
