@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import socket
 import threading
 import time
@@ -302,6 +303,16 @@ def listen(
         Follower(server, level, move_time, once, first, between).run()
 
 
+def time_control(move_time: float) -> tuple[int, int]:
+    """(minutes, moves) for a GAMEREQ that gives each side about `move_time` seconds a move.
+
+    The record has whole minutes and at most 999 moves: the fewest minutes that hold 50 such moves, and the
+    number of moves that makes them last `move_time` each (1 s: 1 minute for 60 moves; 5 s: 5 for 60).
+    """
+    minutes = max(1, math.ceil(move_time * 50 / 60))
+    return minutes, max(1, min(999, round(minutes * 60 / move_time)))
+
+
 def connect(
     host: str,
     port: int,
@@ -321,7 +332,7 @@ def connect(
     with DxpConnection(sock) as conn:
         player = DxpPlayer(conn, level, move_time)
         player.my_color = my_color
-        conn.send(GameReq(ENGINE_NAME, "Z" if my_color == Color.WHITE else "W", 0, 0))
+        conn.send(GameReq(ENGINE_NAME, "Z" if my_color == Color.WHITE else "W", *time_control(move_time)))
         while True:
             try:
                 answer = conn.receive(started + handshake)

@@ -11,8 +11,10 @@ import threading
 import time
 from collections.abc import Callable
 
+import pytest
 from dxp_peer import ROOT, WAIT, FollowerProcess, Peer, game_request, wait_closed
 
+from engine.dxp import time_control
 from engine.dxp_protocol import BackAcc, Chat, GameAcc, GameEnd
 
 START = "e" * 20   # 20 empty squares: the start position's middle and black half, for building positions
@@ -193,3 +195,27 @@ def test_the_initiator_gives_up_on_a_follower_that_never_moves() -> None:
     done = _connect_to(_accept_and_wait, "--color", "black", "--margin", "0.3")
     assert done.returncode == 1 and "did not move within 0.4 s" in done.stderr, done.stderr
 
+
+
+def test_the_initiator_announces_its_move_time_as_the_game_request_time_control() -> None:
+    """The GAMEREQ said 0 minutes for 0 moves: a follower that manages its clock had no time at all."""
+    requests: list[str] = []
+
+    def read_request(conn: socket.socket) -> None:
+        requests.append(conn.recv(4096).decode("ascii"))
+        conn.sendall(GameAcc("refuses", 3).encode().encode() + b"\0")
+
+    done = _connect_to(read_request, "--time", "2.5")
+    assert done.returncode == 1 and "refused the game" in done.stderr, done.stderr
+    record = requests[0].rstrip("\0")
+    minutes, moves = int(record[36:39]), int(record[39:42])
+    assert (minutes, moves) == time_control(2.5) == (3, 72)
+    assert minutes * 60 / moves == pytest.approx(2.5)
+
+
+@pytest.mark.parametrize("move_time", [0.02, 0.1, 0.5, 1.0, 2.5, 7.0, 60.0, 600.0])
+def test_the_time_control_fits_the_record_and_gives_about_the_move_time(move_time: float) -> None:
+    minutes, moves = time_control(move_time)
+    assert 1 <= minutes <= 999 and 1 <= moves <= 999
+    per_move = minutes * 60 / moves
+    assert per_move >= move_time * 0.9 and (per_move <= move_time * 1.1 or moves == 999)
