@@ -325,10 +325,12 @@ class GameRecord:
 
     # --- PDN ----------------------------------------------------------------------------------------
     def player(self, color: str) -> str:
-        """The PDN name of who plays ``color``."""
+        """The PDN name of who plays ``color``: against the computer the person is the player profile that
+        the game rates (the name the ratings and statistics share); people playing each other are "Person"."""
         s = self.settings
         if s.plays(color) == "person":
-            return "Person"
+            other = "black" if color == "white" else "white"
+            return s.player if s.plays(other) == "computer" else "Person"
         names = {"external": "External engine", "dxp": "DXP engine"}
         return names.get(s.opponent, f"Computer (level {s.level})")
 

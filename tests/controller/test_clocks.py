@@ -93,7 +93,7 @@ def test_pdn_on_demand_is_replaced_by_the_finished_game(tmp_path: Path) -> None:
     path = r.ctl.write_pdn()
     assert path is not None and '[Result "*"]' in path.read_text() and "11-15" in path.read_text()
     tags = read_games(path.read_text())[0].tags
-    assert (tags["White"], tags["Black"]) == ("Computer (level 3)", "Person")
+    assert (tags["White"], tags["Black"]) == ("Computer (level 3)", "player")   # the profile the game rates
     r.ctl.resign("black")
     assert sorted(tmp_path.glob("*.pdn")) == [path]
     assert '[Result "1-0"]' in path.read_text()

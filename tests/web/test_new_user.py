@@ -117,12 +117,12 @@ def test_a_new_user_plays_three_variants_from_the_page(pw: Playwright, tmp_path:
         page.click("#tab-library")
         page.wait_for_selector("#games tr.game")
         row = page.text_content("#games tr.game")
-        assert "turkish" in row.lower() and "Person" in row and "0-1" in row, row
+        assert "turkish" in row.lower() and "player" in row and "0-1" in row, row
         [turkish] = (tmp_path / "journal" / "games").glob("*-turkish.pdn")
         text = turkish.read_text(encoding="utf-8")
         [game] = read_games(text, validate=True)
         tags = game.tags
-        assert (tags["White"], tags["Result"], tags["Termination"]) == ("Person", "0-1", "Normal")
+        assert (tags["White"], tags["Result"], tags["Termination"]) == ("player", "0-1", "Normal")
         assert "resignation" in text
         [spanish] = (tmp_path / "journal" / "games").glob("*-spanish.pdn")   # saved when turkish began
         assert read_games(spanish.read_text(encoding="utf-8"))[0].result == "*"

@@ -59,7 +59,7 @@ def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path
         assert levels == [["2", "1", "0", "0", "1", "0"], ["3", "1", "0", "0", "1", "0"]]
         assert page.text_content("#stats-openings td[data-col='opening']") == "11-15 23-19 8-11"
 
-        results = page.locator("figure.results[data-player='Person']")
+        results = page.locator("figure.results[data-player='player']")   # the profile, as in its ratings
         assert results.locator("circle.dot.loss").count() == 2
         assert page.locator("figure.results").count() == 1   # the people's, not the engine levels'
         ratings = page.locator("figure.ratings[data-variant='english']")
@@ -71,7 +71,7 @@ def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path
             page.click("#stats-players a.download")
         assert download.value.suggested_filename == "dboard-players.csv"
         rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
-        person = next(r for r in rows if (r["player"], r["variant"]) == ("Person", "all"))
+        person = next(r for r in rows if (r["player"], r["variant"]) == ("player", "all"))
         assert (person["games"], person["losses"], person["score_pct"]) == ("2", "2", "0.0")
         base = live.url.split("?")[0].rstrip("/")
         missing = page.request.get(f"{base}/api/stats/moves.csv")
