@@ -1,4 +1,4 @@
-"""Shared helpers for the rules acceptance tests: positions written in algebraic coordinates.
+"""Shared helpers for the rules acceptance tests: positions written in algebraic coordinates, random games.
 
 Test positions are reasoned about on the physical board (a1 = White's near left corner) and translated to
 each variant's own numbering through `geometry.square_at`, so a numbering bug cannot hide a rules bug.
@@ -6,6 +6,7 @@ each variant's own numbering through `geometry.square_at`, so a numbering bug ca
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 import rules
@@ -76,3 +77,16 @@ def find(b: rules.Board, frm: str, to: str, *captured: str) -> rules.Move:
         if key(m, geo) == want:
             return m
     raise AssertionError(f"{want} is not legal; legal: {sorted(keys(b))}")
+
+
+def playout(variant: str | rules.Variant, plies: int, seed: int | str) -> rules.Board:
+    """The board after up to `plies` random moves from the start (fewer when the game ends). The moves are
+    drawn from a sorted list, so a seed gives the same game on the native and the pure-Python core."""
+    rng = random.Random(seed)
+    board = rules.Board(variant)
+    for _ in range(plies):
+        moves = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.captures))
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board

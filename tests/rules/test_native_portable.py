@@ -5,12 +5,12 @@ the same perft as the rules core in every variant. The same harness cross-compil
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from _rulestest import playout
 
 import rules
 from rules.native import native_variant_ids, rules_params
@@ -59,14 +59,7 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _midgame(variant: str, seed: int) -> rules.Board:
-    rng = random.Random(seed)
-    board = rules.Board(variant)
-    for _ in range(30):
-        moves = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.captures))
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return rules.Board(variant, board.fen())
+    return rules.Board(variant, playout(variant, 30, seed).fen())
 
 
 @pytest.mark.parametrize("variant_id", native_variant_ids())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from _rulestest import playout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,17 +19,6 @@ PROFILE = settings(max_examples=40, deadline=None, suppress_health_check=[Health
 def _snapshot(board: rules.Board) -> tuple[object, ...]:
     return (board.fen(), board.key(), board.pieces(), board.turn, len(board.move_stack),
             board.men(W), board.men(B), board.kings(W), board.kings(B))
-
-
-def _playout(variant: str, seed: int, plies: int) -> rules.Board:
-    rng = random.Random(seed)
-    board = rules.Board(variant)
-    for _ in range(plies):
-        moves = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.captures))
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
 
 
 @PROFILE
@@ -104,7 +94,7 @@ def test_playout_invariants(variant: str, seed: int, plies: int) -> None:
 @PROFILE
 @given(variant=VARIANTS, seed=SEEDS, plies=st.integers(min_value=0, max_value=100))
 def test_fen_round_trip_and_hash(variant: str, seed: int, plies: int) -> None:
-    board = _playout(variant, seed, plies)
+    board = playout(variant, plies, seed)
     again = rules.Board(variant, board.fen())
     assert again.pieces() == board.pieces()
     assert again.turn == board.turn
@@ -117,7 +107,7 @@ def test_fen_round_trip_and_hash(variant: str, seed: int, plies: int) -> None:
 @PROFILE
 @given(variant=VARIANTS, seed=SEEDS, plies=st.integers(min_value=0, max_value=100))
 def test_move_text_round_trip(variant: str, seed: int, plies: int) -> None:
-    board = _playout(variant, seed, plies)
+    board = playout(variant, plies, seed)
     for move in board.legal_moves:
         text = board.move_text(move)
         parsed = board.parse_move(text)
@@ -128,7 +118,7 @@ def test_move_text_round_trip(variant: str, seed: int, plies: int) -> None:
 @PROFILE
 @given(variant=VARIANTS, seed=SEEDS, plies=st.integers(min_value=0, max_value=100))
 def test_capture_paths_cover_legal_captures(variant: str, seed: int, plies: int) -> None:
-    board = _playout(variant, seed, plies)
+    board = playout(variant, plies, seed)
     paths = list(board.capture_paths())
     identities = {(m.from_square, m.to_square, frozenset(m.captures))
                   for m in board.legal_moves if m.is_capture}
@@ -139,7 +129,7 @@ def test_capture_paths_cover_legal_captures(variant: str, seed: int, plies: int)
 @PROFILE
 @given(variant=VARIANTS, seed=SEEDS, plies=st.integers(min_value=0, max_value=60))
 def test_copy_is_independent(variant: str, seed: int, plies: int) -> None:
-    board = _playout(variant, seed, plies)
+    board = playout(variant, plies, seed)
     before = _snapshot(board)
     clone = board.copy()
     assert _snapshot(clone) == before
@@ -173,7 +163,7 @@ def test_transposition_shares_key_and_turn_matters() -> None:
 @PROFILE
 @given(variant=VARIANTS, seed=SEEDS, plies=st.integers(min_value=1, max_value=60))
 def test_moves_of_other_positions_are_rejected(variant: str, seed: int, plies: int) -> None:
-    board = _playout(variant, seed, plies)
+    board = playout(variant, plies, seed)
     if not board.move_stack:
         return
     last = board.pop()

@@ -3,9 +3,8 @@ VariantOptions tag, written and read back (docs/rules/README.md#notation)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from _rulestest import playout
 
 import rules
 from rules.pdn import PdnGameError, game_from_board, read_games, validate_game, variant_of
@@ -16,21 +15,10 @@ BRAINKING = {"corner": "56,W,8,8,A0,0", "one-way": "57,W,8,8,A0,0", "parachute":
              "hawaii": "62,B,8,8,A0,0"}
 
 
-def random_game(variant: rules.Variant, plies: int, seed: str) -> rules.Board:
-    rng = random.Random(seed)
-    board = rules.Board(variant)
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
 @pytest.mark.parametrize("game", sorted(BRAINKING))
 def test_private_gametype_written_and_read_back(game: str) -> None:
     """Each game is written with its private GameType and read back move for move, removals included."""
-    board = random_game(rules.get_variant(game), 40, game)
+    board = playout(rules.get_variant(game), 40, game)
     text = write_game(game_from_board(board, result="*"))
     assert f'[GameType "{BRAINKING[game]}"]' in text and f'[Variant "{game}"]' in text
     (read,) = read_games(text)
@@ -46,7 +34,7 @@ def test_private_gametype_written_and_read_back(game: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(BRAINKING))
 def test_fen_round_trip(game: str) -> None:
-    board = random_game(rules.get_variant(game), 15, "fen " + game)
+    board = playout(rules.get_variant(game), 15, "fen " + game)
     again = rules.Board(game, board.fen())
     assert again == board and again.fen() == board.fen()
 
@@ -64,7 +52,7 @@ def test_konane_removals_in_pdn() -> None:
 def test_options_travel_in_the_tags() -> None:
     """Thai with White first: GameType 31,W and the VariantOptions tag; read back, White moves first."""
     thai = rules.get_variant("thai", first="white", allow_180=False)
-    board = random_game(thai, 6, "thai")
+    board = playout(thai, 6, "thai")
     text = write_game(game_from_board(board, result="*"))
     assert '[GameType "31,W,8,8,N2,0"]' in text and '[VariantOptions "first=white allow_180=false"]' in text
     (read,) = read_games(text)
