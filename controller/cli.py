@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
+from .extras import MissingExtra
+
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
@@ -95,6 +97,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except MissingExtra as exc:
+        print(f"dboard {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except (ValueError, OSError) as exc:
         if isinstance(exc, BrokenPipeError) and stdout_closed():
             raise  # (not a connection of the command's own: our reader went away)

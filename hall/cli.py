@@ -8,8 +8,9 @@ import asyncio
 import contextlib
 import signal
 
+from controller.extras import HALL, require
+
 from . import config as config_module
-from .server import HallServer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,12 +24,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_module.from_args(args)
+    require(HALL, "The hall's server")   # imported only now: `dboard --help` works without the extra
     with contextlib.suppress(asyncio.CancelledError):
         asyncio.run(_serve(config))
     return 0
 
 
 async def _serve(config: config_module.HallConfig) -> None:
+    from .server import HallServer
+
     server = HallServer(config)
     main = asyncio.current_task()
     assert main is not None
