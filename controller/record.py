@@ -59,6 +59,20 @@ def forced_fen(board: Board, origin: int, target: int, remove: int | None = None
     return fen_of(variant, pieces, Color.BLACK if board.turn == Color.WHITE else Color.WHITE)
 
 
+def ply_node(kind: str, text: str, fen: str, clock: Clock | None) -> MoveNode:
+    """One journalled ply as PDN: a forced ply is written as its move, with a comment saying what was forced
+    and the position after it (the rules would not play it)."""
+    if kind == "move":
+        return MoveNode(text, clock=clock)
+    return MoveNode(forced_move_text(text), clock=clock,
+                    comments=[f"forced: {text}; position after it {fen}"])
+
+
+def forced_move_text(label: str) -> str:
+    """The move of a forced ply's label (``29-33 (a missed capture accepted)``)."""
+    return label.split(" (")[0]
+
+
 @dataclass(frozen=True)
 class PdnTags:
     """The tags of a PDN export (Date is ``YYYY.MM.DD``, ``????.??.??`` when unknown)."""
@@ -99,11 +113,7 @@ def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record]
         clock = None
         if r.clocks is not None:
             clock = Clock(round(r.clocks[0]), round(r.clocks[1]), r.wall)
-        if r.kind == "move":
-            nodes.append(MoveNode(r.text, clock=clock))
-        else:
-            nodes.append(MoveNode(r.text.split(" (")[0], clock=clock,
-                                  comments=[f"forced: {r.text}; position after it {r.fen}"]))
+        nodes.append(ply_node(r.kind, r.text, r.fen, clock))
     start_ply = 0 if board.turn == variant.first else 1
     mainline = Line(nodes)
     if tags.reason and tags.result != "*":

@@ -7,7 +7,9 @@ import asyncio
 import hashlib
 import json
 import math
+import re
 import time
+from collections.abc import Awaitable, Callable
 from email.utils import formatdate, parsedate_to_datetime
 from importlib.resources import files
 
@@ -17,6 +19,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from controller.broadcast.wire import check_level
 from web.access import AccessDenied, WebOptions, same_origin
 
 from .book import BookError
@@ -28,6 +31,28 @@ from .views import board_detail, board_summary
 
 MAX_BODY = 256 * 1024
 LONG_POLL_SECONDS = 20.0
+VERSION = re.compile(r"[0-9]{1,18}", re.ASCII)
+"""A round's version in a long poll's ``after``: ASCII digits (``int()`` reads ``²`` and 5,000 digits)."""
+NAMED = ("event", "round", "board")
+"""The path parameters that are topic levels: checked as the boards' topics are, before any handler runs."""
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def checked_names(handler: Handler) -> Handler:
+    """``handler`` behind the topic-level check of its event, round and board: a name no board can publish
+    under is a 404 naming what is wrong, never an error deep in a handler."""
+    async def guarded(request: Request) -> Response:
+        try:
+            for name in NAMED:
+                if name in request.path_params:
+                    check_level(name, request.path_params[name])
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        return await handler(request)
+    guarded.__doc__ = handler.__doc__
+    return guarded
 
 
 def static_dir() -> str:
@@ -95,7 +120,10 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
         event, round_ = request.path_params["event"], request.path_params["round"]
         key = (event, round_)
         after = request.query_params.get("after")
-        if after is not None and after.lstrip("-").isdigit():
+        if after is not None:
+            if not VERSION.fullmatch(after):
+                return JSONResponse({"error": "after must be a version number (up to 18 digits)"},
+                                    status_code=400)
             await registry.wait_change(key, int(after), LONG_POLL_SECONDS)
         book = hall.book(event)
         now = registry.now()
@@ -194,13 +222,13 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
         Route("/", index),
         Route("/api/rounds", api_rounds),
         Route("/api/status", api_status),
-        Route("/api/round/{event}/{round}", api_round),
-        Route("/api/board/{event}/{round}/{board}", api_board),
-        Route("/api/standings/{event}", api_standings),
+        Route("/api/round/{event}/{round}", checked_names(api_round)),
+        Route("/api/board/{event}/{round}/{board}", checked_names(api_board)),
+        Route("/api/standings/{event}", checked_names(api_standings)),
         Route("/api/{action}", control, methods=["POST"]),
-        Route("/pdn/{event}/{round}.pdn", round_pdn),
-        Route("/pdn/{event}/{round}/{board}.pdn", one_pdn),
-        Route("/archive/{event}/{round}.pdn", archive_pdn),
+        Route("/pdn/{event}/{round}.pdn", checked_names(round_pdn)),
+        Route("/pdn/{event}/{round}/{board}.pdn", checked_names(one_pdn)),
+        Route("/archive/{event}/{round}.pdn", checked_names(archive_pdn)),
         Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
     ]
     app = Starlette(routes=routes)

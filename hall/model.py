@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.record import forced_move_text
 from rules import Board, Variant, get_variant
+from rules.pdn.tokens import is_move_text
 
 MAX_HELD = 500
 """Entries kept waiting for a gap to be filled (more means the board is out of sync: its game catches up)."""
@@ -19,6 +21,19 @@ MAX_HELD = 500
 
 class StreamError(ValueError):
     """An entry the hall cannot accept: it conflicts with what was applied, or the rules refuse it."""
+
+
+MAX_LABEL = 120
+"""The longest forced ply's label (its move and the words in brackets after it)."""
+
+
+def check_ply_text(kind: str, text: str, number: int) -> None:
+    """A ply's text as the board wrote it: one move, and for a forced ply a short label of printable words
+    after it; anything else could write other moves, tags or games into the live PDN."""
+    move = forced_move_text(text) if kind == "forced" else text
+    printable = text.isprintable() and len(text) <= MAX_LABEL
+    if not is_move_text(move) or not printable or (kind == "move" and move != text):
+        raise StreamError(f"ply {number}: {text[:40]!r} is not a move (and a short label, when forced)")
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,7 @@ class GameStream:
     def _ply(self, kind: str, entry: dict[str, Any]) -> None:
         assert self.board is not None and self.variant is not None
         board = self.board.copy()
+        check_ply_text(kind, entry["text"], len(self.plies) + 1)
         try:
             if kind == "move":
                 board.push(board.parse_move(entry["text"]))

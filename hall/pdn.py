@@ -3,6 +3,7 @@ the board's own record): the arbiter's pairing names and corrected result win ov
 
 from __future__ import annotations
 
+from controller.record import ply_node
 from rules import Board
 from rules.pdn import Clock, Line, MoveNode, PdnGame, write_game
 from rules.pdn.record import variant_tags
@@ -55,11 +56,7 @@ def board_pdn(feed: BoardFeed, pairing: Pairing | None = None, correction: Corre
         start_ply = 0 if board.turn == game.variant.first else 1
         for ply in game.plies:
             clock = Clock(round(ply.clocks[0]), round(ply.clocks[1]), ply.wall) if ply.clocks else None
-            if ply.kind == "move":
-                nodes.append(MoveNode(ply.text, clock=clock))
-            else:
-                nodes.append(MoveNode(ply.text.split(" (")[0], clock=clock,
-                                      comments=[f"forced: {ply.text}; position after it {ply.fen}"]))
+            nodes.append(ply_node(ply.kind, ply.text, ply.fen, clock))
     line = Line(nodes)
     if correction is not None:
         note = f"Result set by the arbiter: {correction.result}" + (f" ({correction.note})"

@@ -44,7 +44,8 @@ class BoardFeed:
     """The last message the hall had to drop, in words (cleared when the game is whole again)."""
     behind_since: float | None = None
     version: int = 0
-    """Counts the board's changes (the hall's PDN of it is made again only after one)."""
+    """The registry's change count at the board's last change: it never repeats, even for a new game at a
+    place another board left, so the hall's PDN of a place is made again after every change."""
 
     @property
     def key(self) -> BoardKey:
@@ -79,6 +80,8 @@ class Registry:
         self.changed_at: dict[RoundKey, float] = {}
         """Wall time of each round's last change (for Last-Modified)."""
         self.board_changed_at: dict[BoardKey, float] = {}
+        self.changes = 0
+        """Every board's changes, counted together (each BoardFeed.version is one of these counts)."""
         self.dropped = 0
         self.duplicates = 0
         self.applied = 0
@@ -147,8 +150,8 @@ class Registry:
         game = feed.game
         if game is not None and game.game == game_id:
             return game
-        if game is not None and started is not None and game.started and started < game.started:
-            return None
+        if game is not None and game.started and (not isinstance(started, str) or started < game.started):
+            return None   # a game that started earlier, or cannot say when: a late message of an old game
         self._archive_if_finished(feed)
         feed.game = GameStream(game_id)
         feed.problem = None
@@ -218,7 +221,8 @@ class Registry:
 
     # --- changes -------------------------------------------------------------------------------------
     def _touch(self, feed: BoardFeed) -> None:
-        feed.version += 1
+        self.changes += 1
+        feed.version = self.changes
         round_key = (feed.topic.event, feed.topic.round)
         self.versions[round_key] = self.versions.get(round_key, 0) + 1
         now = time.time()
@@ -268,5 +272,5 @@ class Registry:
 
 
 def board_order(name: str) -> tuple[int, int | str]:
-    """Sort key: numbers in numeric order first, then names."""
-    return (0, int(name)) if name.isdigit() else (1, name)
+    """Sort key: numbers in numeric order first, then names (``²`` is a digit to Python, not a number)."""
+    return (0, int(name)) if name.isascii() and name.isdigit() else (1, name)

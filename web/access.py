@@ -158,7 +158,10 @@ class WebOptions:
             return True
         if not isinstance(given, str) or self.token is None:
             return False
-        return hmac.compare_digest(given.encode(), self.token.encode())
+        try:
+            return hmac.compare_digest(given.encode(), self.token.encode())
+        except UnicodeEncodeError:   # a lone surrogate from JSON's \ud800: no token is that
+            return False
 
     def check_control(self, given: object) -> None:
         """Raise AccessDenied unless ``given`` allows a control action."""

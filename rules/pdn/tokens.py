@@ -35,6 +35,7 @@ _TOKEN = re.compile(
     """.replace("SQ", _SQUARE).replace("TAGHEAD", _TAG_HEAD).replace("TAGVALUE", _TAG_VALUE),
     re.VERBOSE | re.ASCII,
 )
+_MOVE_TEXT = re.compile(r"SQ(?:[-x:]SQ)++|[a-h][1-8][a-h][1-8]".replace("SQ", _SQUARE), re.ASCII)
 _TAG_OPEN = re.compile(_TAG_HEAD + _TAG_VALUE + '(?P<close>"?)', re.ASCII)
 _WORD = re.compile(r"\S++")
 _TAG_LINE = re.compile(r"[ \t\f\v\u00a0\ufeff]*+\[")
@@ -60,6 +61,12 @@ def unescape(value: str) -> str:
 def normalise_comment(text: str) -> str:
     """Comment text with runs of white space made single spaces (line wrapping is not content)."""
     return " ".join(text.split())
+
+
+def is_move_text(text: str) -> bool:
+    """Whether `text` is one move as PDN writes it (``32-28``, ``19x28x37``, ``d4:f6``): nothing else can
+    stand where the writer puts a move without changing what the text means."""
+    return _MOVE_TEXT.fullmatch(text) is not None
 
 
 class Tokenizer:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from rules.pdn.model import NAG_GLYPHS, SEVEN_TAGS, Line, PdnGame
+from rules.pdn.tokens import is_move_text
 
 WIDTH = 80
 _SETUP_TAGS = ("GameType", "FEN", "SetUp")
@@ -68,6 +69,8 @@ def _line_words(line: Line, ply: int, out: list[Word]) -> None:
             number = f"{ply // 2 + 1}... "
         nags = list(node.nags)
         text = node.text
+        if not is_move_text(text):   # a forged text would be read back as other moves, tags or games
+            raise ValueError(f"not a move to write as PDN: {text[:40]!r}")
         if node.strength:
             text += node.strength
         elif nags and nags[0] in NAG_GLYPHS:

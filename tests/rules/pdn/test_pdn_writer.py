@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from _pdnhelpers import read_text
 
-from rules.pdn import Clock, MoveNode, PdnGame
+from rules.pdn import Clock, Line, MoveNode, PdnGame
 from rules.pdn.writer import write_game, write_games
 
 
@@ -93,3 +94,13 @@ def test_game_from_a_set_up_position_and_a_variant_without_gametype() -> None:
     game = game_from_board(board)
     assert game.tags["FEN"] and game.start_ply == 1
     assert "1... 20-25 *" in write_game(game)
+
+
+def test_a_move_text_that_is_not_one_move_is_refused() -> None:
+    """A text that would read back as other moves, a tag or another game is never written (issue 30)."""
+    for move in ("32-28", "19x28x37", "d4:f6", "h1xh1", "c3d4", "k12-l11"):
+        assert move in write_game(PdnGame(mainline=Line([MoveNode(move)])))
+    for forged in ('32-28\n[Event "FAKE"]', "32-28 33-29", "{32-28}", "32-28)", "", "32-", "1. 32-28",
+                   "32\u201328"):
+        with pytest.raises(ValueError, match="not a move to write as PDN"):
+            write_game(PdnGame(mainline=Line([MoveNode(forged)])))
