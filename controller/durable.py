@@ -11,9 +11,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 TMP_SUFFIX = ".tmp"
+DAMAGED_INFIX = ".damaged-"
+"""A damaged file kept aside is named ``NAME.damaged-<UTC time>`` (``-2``, ``-3``... when that is taken)."""
 
 _PLAIN = {
     errno.ENOSPC: "the card is full",
@@ -117,3 +120,23 @@ def keep_copy(source: Path, copy: Path) -> None:
         durable_replace(copy, Path(source).read_bytes())
         return
     fsync_dir(copy.parent)
+
+
+def damaged_name(path: Path, when: datetime | None = None) -> Path:
+    """A free name ``NAME.damaged-<UTC time>`` beside ``path`` for a damaged file kept aside."""
+    stamp = f"{(when or datetime.now(UTC)):%Y%m%dT%H%M%SZ}"
+    candidate = path.with_name(f"{path.name}{DAMAGED_INFIX}{stamp}")
+    number = 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}{DAMAGED_INFIX}{stamp}-{number}")
+        number += 1
+    return candidate
+
+
+def set_aside(path: Path) -> Path:
+    """Move the damaged file ``path`` to a free ``damaged_name`` beside it (durably), so that it is kept for
+    a person to look at and never read again at the next start; returns where it went."""
+    aside = damaged_name(path)
+    os.replace(path, aside)
+    fsync_dir(path.parent)
+    return aside

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine.exercises import Collection, Exercise, Verdict, verify
 from engine.limits import format_score
+from readers import ReadError, at, expect_dict, expect_int, expect_list, expect_str, loads, read_text
 from rules import Move, get_variant
 
-from .durable import SaveError, durable_replace, keep_copy
+from .durable import SaveError, durable_replace, plain_reason, set_aside
 from .settings import EngineJob, GameSettings
 
 if TYPE_CHECKING:
@@ -26,6 +27,29 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 PROGRESS_FILE = "exercises.json"
+
+
+MAX_PROGRESS_BYTES = 4 * 1024 * 1024
+"""Far more than every exercise of every variant solved by a hundred players."""
+
+
+def read_progress(path: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """The progress file, checked whole: ``{player: {variant: {"solved": [id, ...], "tries": {id: n}}}}``
+    (ReadError naming the field that is wrong)."""
+    data = expect_dict(loads(read_text(path, what="exercise progress", limit=MAX_PROGRESS_BYTES),
+                             str(path), max_depth=4), str(path))
+    progress: dict[str, dict[str, dict[str, Any]]] = {}
+    for player, variants in data.items():
+        progress[player] = {}
+        for variant, entry in expect_dict(variants, at(str(path), player, ": ")).items():
+            where = at(at(str(path), player, ": "), variant)
+            entry = expect_dict(entry, where)
+            solved = [expect_str(e, f"{where}.solved", 64) for e in expect_list(entry.get("solved", []),
+                                                                                 f"{where}.solved")]
+            tries = {expect_str(k, f"{where}.tries", 64): expect_int(v, at(f"{where}.tries", k), 0, 10**9)
+                     for k, v in expect_dict(entry.get("tries", {}), f"{where}.tries").items()}
+            progress[player][variant] = {"solved": solved, "tries": tries}
+    return progress
 
 
 class ExerciseProgress:
@@ -42,16 +66,16 @@ class ExerciseProgress:
         return f"ExerciseProgress({self.path}, {len(self.data)} players)"
 
     def _read(self, path: Path) -> None:
+        """Read the progress; a damaged file is moved aside under a free name (so it never blocks a start
+        again) and the progress starts afresh, said in one line."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-                raise ValueError("expected an object of players")
-            self.data = data
-        except (OSError, ValueError) as exc:
-            damaged = path.with_name(path.name + ".damaged")
-            keep_copy(path, damaged)
-            self.notice = f"The exercise progress in {path.name} could not be read ({exc}); kept as " \
-                          f"{damaged.name}, starting afresh."
+            self.data = read_progress(path)
+        except ReadError as exc:
+            try:
+                aside = f"kept as {set_aside(path).name}"
+            except OSError as move:
+                aside = f"it could not be moved aside ({plain_reason(move)}) and will be replaced"
+            self.notice = f"The exercise progress could not be read ({exc}); {aside}, starting afresh."
             log.warning("%s", self.notice)
 
     def _entry(self, player: str, variant: str) -> dict[str, Any]:

@@ -22,17 +22,24 @@ import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from rules import Color, Game, Variant
 
-from .durable import durable_replace, fsync_dir, keep_copy, make_dir, plain_reason, write_all
+from .durable import (
+    damaged_name,
+    durable_replace,
+    fsync_dir,
+    keep_copy,
+    make_dir,
+    plain_reason,
+    write_all,
+)
 from .settings import GameSettings
 
 JOURNAL_NAME = "game.journal"
-DAMAGED_INFIX = ".damaged-"
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
 _CRC_LINE = re.compile(rb"[0-9a-f]{8} ")
@@ -409,17 +416,6 @@ def scan(path: Path) -> Scan:
 def read_journal(path: Path) -> JournalState | None:
     """The game the journal at ``path`` replays to (its longest valid prefix); None when there is none."""
     return scan(path).state
-
-
-def damaged_name(path: Path, when: datetime | None = None) -> Path:
-    """A free name ``game.journal.damaged-<UTC time>`` beside ``path`` for a damaged journal kept aside."""
-    stamp = f"{(when or datetime.now(UTC)):%Y%m%dT%H%M%SZ}"
-    candidate = path.with_name(f"{path.name}{DAMAGED_INFIX}{stamp}")
-    number = 2
-    while candidate.exists():
-        candidate = path.with_name(f"{path.name}{DAMAGED_INFIX}{stamp}-{number}")
-        number += 1
-    return candidate
 
 
 class Journal:

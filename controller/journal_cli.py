@@ -9,7 +9,8 @@ from pathlib import Path
 from rules.options import format_text
 
 from . import config as config_module
-from .journal import DAMAGED_INFIX, JOURNAL_NAME, Line, Scan, scan_bytes
+from .durable import DAMAGED_INFIX
+from .journal import JOURNAL_NAME, Line, Scan, scan_bytes
 from .settings import GameSettings
 
 

@@ -10,12 +10,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # package -> the packages of ours it may import
 ALLOWED = {
-    "rules": set(),                                   # the rules core imports nothing of ours
-    "firmware_bridge": set(),                         # knows nothing of the rules
-    "engine": {"rules"},
-    "controller": {"rules", "firmware_bridge", "engine"},   # joins them
-    "web": {"rules", "firmware_bridge", "controller"},
-    "hall": {"rules", "controller", "web"},           # the broadcast wire, the access checks
+    "readers": set(),                                 # checked reading of files and messages: a leaf
+    "rules": {"readers"},                             # the rules core imports nothing of ours but the readers
+    "firmware_bridge": {"readers"},                   # knows nothing of the rules
+    "engine": {"readers", "rules"},
+    "controller": {"readers", "rules", "firmware_bridge", "engine"},   # joins them
+    "web": {"readers", "rules", "firmware_bridge", "controller"},
+    "hall": {"readers", "rules", "controller", "web"},   # the broadcast wire, the access checks
 }
 # `dboard play` is where the console and the web page are put together, so it may start the web server;
 # the `dboard` command lists `dboard hall` and `dboard stats` among its subcommands.

@@ -62,7 +62,7 @@ class Exercise:
         if missing:
             raise ExerciseError(f"{where}: missing field {', '.join(missing)}")
         kind = data["kind"]
-        if kind not in KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             raise ExerciseError(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
         depth = data["depth"]
         if not isinstance(depth, int) or not 1 <= depth <= 8:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core import Engine
 from engine.exercises.model import Exercise, ExerciseError
 from engine.exercises.verify import verify
+from readers import ReadError, loads, read_text
 from rules import Board, UnknownVariantError, get_variant
 
 HERE = Path(__file__).resolve().parent
+MAX_COLLECTION_BYTES = 4 * 1024 * 1024
+"""A collection of a thousand exercises is well under 1 MB."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,10 @@ def load_file(path: Path, verify_engine: bool = True) -> Collection:
     `verify_engine` is false) confirmed by the engine at its depth, no position twice."""
     name = path.name
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ExerciseError(f"{name}: cannot read it: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ExerciseError(f"{name}: not a JSON exercise file: {exc}") from None
+        data = loads(read_text(path, what="exercise collection", limit=MAX_COLLECTION_BYTES), name,
+                     max_depth=4)
+    except ReadError as exc:
+        raise ExerciseError(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("exercises"), list):
         raise ExerciseError(f"{name}: expected an object with 'variant' and a list 'exercises'")
     try:

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from journals import begin, bodies, line_spans, old_format, play, records, reseal, restart, states_after
 
-from controller.journal import DAMAGED_INFIX, JOURNAL_NAME, Journal, replay, scan, scan_bytes
+from controller.durable import DAMAGED_INFIX
+from controller.journal import JOURNAL_NAME, Journal, replay, scan, scan_bytes
 
 
 @pytest.fixture

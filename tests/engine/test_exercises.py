@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.exercises import KINDS, ExerciseError, collection_path, load, load_file, variants_with_exercises
 from rules import Board
@@ -84,7 +86,7 @@ def test_an_illegal_solution_a_repeated_position_and_a_bad_field_are_named(tmp_p
     with pytest.raises(ExerciseError, match=r"exercise 4: kind 'puzzle' is not one of shot, only, ending"):
         load_file(_copy(tmp_path, kindless))
     (tmp_path / "broken.json").write_text("{", encoding="utf-8")
-    with pytest.raises(ExerciseError, match=r"broken.json: not a JSON exercise file"):
+    with pytest.raises(ExerciseError, match=r"broken.json: not JSON \(Expecting property name"):
         load_file(tmp_path / "broken.json")
 
 
@@ -97,3 +99,34 @@ def test_a_solution_that_does_not_fit_its_kind_is_rejected(tmp_path: Path) -> No
 
     with pytest.raises(ExerciseError, match=rf"exercise {index + 1} .*does not make this a '(ending|shot)'"):
         load_file(_copy(tmp_path, relabel))
+
+
+HOSTILE_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=12)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(["id", "kind", "fen", "solution", "depth", "line", "source", "note", None]),
+       value=HOSTILE_VALUE, nesting=st.integers(0, 3000), top=HOSTILE_VALUE)
+def test_a_hostile_collection_file_is_one_error_line(tmp_path: Path, field: str | None, value: object,
+                                                     nesting: int, top: object) -> None:
+    """Wrong types in any field, deep nesting, a file that is no collection: ExerciseError naming the file,
+    or a sound collection, never another exception (issue 30 item 7)."""
+    data = json.loads(collection_path("english").read_text())
+    first = dict(data["exercises"][0])
+    if field is not None:
+        first[field] = value
+    data["exercises"] = [first]
+    text = json.dumps(data) if nesting < 10 else json.dumps(data)[:-1] + ', "x": ' + "[" * nesting + \
+        "]" * nesting + "}"
+    for content in (text, json.dumps(top)):
+        path = tmp_path / "hostile.json"
+        path.write_text(content)
+        try:
+            collection = load_file(path, verify_engine=False)
+        except ExerciseError as exc:
+            assert str(exc).startswith("hostile.json") and "\n" not in str(exc)
+        else:
+            assert all(isinstance(e.depth, int) and e.kind in KINDS for e in collection.exercises)
