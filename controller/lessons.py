@@ -2,7 +2,9 @@
 
 A lesson is a game the controller plays like any other (set up by light, moves inferred, takebacks), with
 settings it chooses and a `follow` step after each handled input. Its game is journaled (so a power cut
-resumes it) but never written to the game library. A NewGame or SetupPosition ends it.
+resumes it) but never written to the game library. A NewGame or SetupPosition ends it. Stopping a replay
+leaves the position it reached for free play (the person moves both sides, nothing moves by itself), as
+lidraughts' analysis board does; the console's `new` then returns to the settings of the game before.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class LessonDesk:
         self.review_seconds = REVIEW_SECONDS
         self.variants = variants_with_exercises()
         """The variants that have an exercise collection (the page's Exercises panel offers them)."""
+        self.home: GameSettings | None = None
+        """The settings of the game the first lesson interrupted: the console's `new` goes back to them."""
 
     def __repr__(self) -> str:
         return f"LessonDesk({self.lesson!r})"
@@ -79,8 +83,7 @@ class LessonDesk:
             if self.lesson is None:
                 raise ValueError("there is no exercise or replay under way")
             if c.step == "stop":
-                self.stop()
-                ctl.say("The lesson is over: start a new game.")
+                self._stop_here(session)
                 return
             self.lesson.step(ctl, c.step)
             if c.step == "forward":
@@ -88,8 +91,25 @@ class LessonDesk:
             elif c.step == "back" and session.simulated is not None:
                 session.simulated.set_occupancy(ctl.exp.base)
 
+    def _stop_here(self, session: Session) -> None:
+        """End the lesson at once: a replay's position stays on the board for free play (both sides the
+        person's, so nothing more is played for it); an exercise's game is free play already."""
+        ctl, lesson = session.controller, self.lesson
+        self.end()
+        if isinstance(lesson, ReplayLesson):
+            plies = len(ctl.records)
+            base = self.home or ctl.settings
+            free = GameSettings(ctl.variant, "both", "person", base.level, ctl.game.board.fen(),
+                                ctl.settings.flipped, None, base.player)
+            session.begin_lesson(free)
+            ctl.say(f"The replay stopped after {plies} {'ply' if plies == 1 else 'plies'}: its position "
+                    f"stays for free play (you move both sides); start a new game to play the computer.")
+            return
+        ctl.say("The exercise is over: play on from here, or start a new game.")
+
     def _start(self, session: Session, lesson: ExerciseLesson | ReplayLesson) -> None:
         settings = lesson.settings(session.controller.settings)
+        home = self.home or session.controller.settings
         previous, self.lesson = self.lesson, lesson   # in place before the game starts: it answers at once
         try:
             started = session.begin_lesson(settings)
@@ -101,12 +121,19 @@ class LessonDesk:
             return
         if isinstance(previous, ReplayLesson):
             previous.stop_review.set()
+        self.home = home
         lesson.begin(session.controller)
 
-    def stop(self) -> None:
+    def end(self) -> None:
+        """The lesson is over (its review stopped); the settings to go back to are kept."""
         if isinstance(self.lesson, ReplayLesson):
             self.lesson.stop_review.set()
         self.lesson = None
+
+    def stop(self) -> None:
+        """A new game or position: the lesson is over and so is the way back to the game before it."""
+        self.end()
+        self.home = None
 
     def follow(self, ctl: Controller) -> None:
         if self.lesson is not None:

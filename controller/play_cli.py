@@ -261,6 +261,19 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   quit                          stop"""
 
 
+def _new_game(session: Session, words: list[str]) -> cmd.NewGame:
+    """``new [VARIANT [NAME=VALUE ...]]``: the same players as this game, or after a lesson as the game
+    before it (a replay stopped leaves free play); this game's variant and options unless named."""
+    s = session.controller.settings
+    players = session.lessons.home or s
+    color = players.human_color if players.human_color != "none" else session.config.human_color
+    same = not words or words[0] == s.variant.id
+    options = parse_text(" ".join(words[1:])) if len(words) > 1 else (
+        to_json(s.variant.option_values()) if same else {})
+    return cmd.NewGame(words[0] if words else s.variant.id, color, players.opponent, players.level,
+                       players.time_control, variant_options=options)
+
+
 async def _line(session: Session, board: SimulatedDevice | None, line: str) -> bool:
     """Handle one input line; False to quit."""
     words = line.split()
@@ -284,12 +297,7 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
     elif verb in ("retract", "accept", "huff"):
         await session.send(cmd.MissedCaptureChoice(verb))
     elif verb == "new":   # new [VARIANT [name=value ...]]: that variant with those options, or this game's
-        s = session.controller.settings
-        same = len(words) < 2 or words[1] == s.variant.id
-        options = parse_text(" ".join(words[2:])) if len(words) > 2 else (
-            to_json(s.variant.option_values()) if same else {})
-        await session.send(cmd.NewGame(words[1] if len(words) > 1 else s.variant.id, s.human_color,
-                                       s.opponent, s.level, s.time_control, variant_options=options))
+        await session.send(_new_game(session, words[1:]))
     elif verb == "claim":
         color = words[1] if len(words) > 1 else session.controller.game.board.turn.name.lower()
         await session.send(cmd.ClaimDraw(color))
@@ -356,6 +364,8 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
     ``auto_computer`` is off: then say how to make it)."""
     ctl = session.controller
     waited = 0.0
+    if ctl.settings.human_color == "none" and session.lessons.lesson is None:
+        seconds = 0.0   # a replay resumed after a restart: no record and no engine answers it
     while ctl.state == "computer.thinking" and waited < seconds:
         await asyncio.sleep(0.02)
         waited += 0.02

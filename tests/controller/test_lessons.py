@@ -229,3 +229,41 @@ def test_a_replay_ends_with_its_record_and_a_restart_does_not_hand_it_to_the_eng
             assert any(m["text"].startswith("The replay was interrupted by a restart") for m in ctl.messages)
 
     asyncio.run(main())
+
+
+def test_stopping_a_replay_leaves_its_position_for_free_play_at_once(tmp_path: Path) -> None:
+    """Issue 28 item 1: after Stop the replay committed one more move, said "interrupted by a restart" and
+    stayed in "computer: thinking". Now it ends at once: the position it reached stands for free play (both
+    sides the person's), nothing is played for it, and the game before it is remembered for a new game."""
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="black", level=2, auto_computer=True)
+        async with Session(config, board, board, tmp_path) as session:
+            ctl = session.controller
+            session.lessons.review_depth = 1
+            board.set_occupancy(ctl.exp.base)
+            await session.idle()
+            assert (await send(session, cmd.StartReplay(pdn=SHORT))).status == "done"
+            for _ in range(3):
+                assert (await send(session, cmd.LessonStep("forward"))).status == "done"
+            reached, occupied = ctl.game.board.fen(), board.occupied
+            assert ctl.state == "computer.showing"      # the LEDs show 4. 28-24 ... the record's next move
+            assert (await send(session, cmd.LessonStep("stop"))).status == "done"
+            assert ctl.state == "person.idle" and ctl.game.board.fen() == reached and not ctl.records
+            assert session.state()["lesson"] is None and ctl.settings.human_color == "both"
+            for _ in range(10):                          # time passes: nothing is played by itself
+                await asyncio.sleep(0.05)
+                await session.idle()
+            assert not ctl.records and board.occupied == occupied and ctl.state == "person.idle"
+            said = [m["text"] for m in ctl.messages]
+            assert not [t for t in said if "restart" in t], said
+            assert said[-1].startswith("The replay stopped after 3 plies: its position stays for free play")
+            play(board, session, "22-17")                # White to move, played by the person
+            await session.idle()
+            play(board, session, "9-14")                 # and Black too
+            await session.idle()
+            assert [r.text for r in ctl.records] == ["22-17", "9-14"]
+            home = session.lessons.home
+            assert home is not None and (home.human_color, home.level) == ("black", 2)
+
+    asyncio.run(main())

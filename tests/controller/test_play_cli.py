@@ -421,3 +421,33 @@ def test_the_config_masks_squares_and_a_bad_name_is_one_line(tmp_path: Path) -> 
     out = play(tmp_path, "", *TWO_PEOPLE, "--config", str(config), expect=1)
     assert out.stderr.strip() == ("dboard play: error: masked_squares: '99' is neither a square of English "
                                   "draughts nor rROWcCOL (like r3c4)")
+
+
+# --- issue 28: the console's replay, draw offer and exercises ----------------------------------------------
+
+REPLAY = ('[Event "Manchester 1841"]\n[GameType "21"]\n\n'
+          '1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 *\n')
+AGAINST_THE_ENGINE = ("--variant", "english", "--opponent", "engine", "--human-color", "black",
+                      "--level", "1", "--engine-time", "0.1", "--no-web", "--no-journal")
+
+
+def test_stop_ends_a_replay_at_once_and_the_prompt_answers(tmp_path: Path) -> None:
+    """Issue 28 item 1: after `stop` the replay committed one more move, said it was "interrupted by a
+    restart" and the prompt stayed in computer.thinking (each line waited for an engine nobody asked). Now
+    the position reached stands for free play: the next move typed is played at once, by either side, and
+    `new` goes back to the game before the replay (the person as Black against the engine)."""
+    record = tmp_path / "game.pdn"
+    record.write_text(REPLAY, encoding="utf-8")
+    out = _at_terminal(*AGAINST_THE_ENGINE, typed=f"replay {record}\nsetup\nforward\nforward\nforward\nstop\n"
+                                                  "22-17\n9-14\nnew\nquit\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Replaying Event 'Manchester 1841' (8 plies)" in text
+    assert "move 3: 8-11 (black)" in text and "move 4:" not in text.split("The replay stopped")[0]
+    assert "The replay stopped after 3 plies: its position stays for free play" in text
+    assert "restart" not in text
+    after = text.split("The replay stopped")[1]
+    assert "person.idle> " in after                      # the prompt answers in the person's turn
+    assert "move 1: 22-17 (white)" in after and "move 2: 9-14 (black)" in after
+    assert "New game of English draughts" in after.split("move 2: 9-14 (black)")[1]
+    assert "computer.thinking> " not in after
