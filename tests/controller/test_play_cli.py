@@ -451,3 +451,30 @@ def test_stop_ends_a_replay_at_once_and_the_prompt_answers(tmp_path: Path) -> No
     assert "move 1: 22-17 (white)" in after and "move 2: 9-14 (black)" in after
     assert "New game of English draughts" in after.split("move 2: 9-14 (black)")[1]
     assert "computer.thinking> " not in after
+
+
+def test_draw_offers_a_draw_the_computer_answers_at_once() -> None:
+    """Issue 28 item 10: `draw` was read as a move ("'draw' is not a move") and `help` listed no draw
+    offer. Now it offers one with the page's command (OfferDraw), the computer answers before the next
+    prompt (a level-1 engine sees the start position level and accepts), and `help` lists it."""
+    out = _at_terminal(*AGAINST_THE_ENGINE, typed="help\ndraw\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "  draw [white|black]            offer a draw" in out.stdout
+    assert "`decline` declines it" in out.stdout
+    assert "not a move" not in out.stdout
+    said = out.stdout.split("[info] black offers a draw.")[1]
+    assert said.index("game over: 1/2-1/2 (agreement)") < said.index("game_over> ")
+
+
+def test_between_two_people_draw_offers_and_answers_and_command_words_are_never_moves() -> None:
+    """With two people `draw` offers for the side to move, `decline` or `draw` answers for the other side;
+    a command with the wrong words says how it is used instead of being read as a move."""
+    out = _at_terminal(*TWO_PEOPLE, "--no-journal", typed="draw\ndecline\ndraw white\nmask\nconfirm\n"
+                                                        "draw purple\ndraw\nquit\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "[info] black offers a draw.\n" in text and "[info] white declines the draw." in text
+    assert "[info] white offers a draw." in text
+    assert "error: usage: mask SQUARE..." in text and "error: usage: confirm MOVE" in text
+    assert "error: usage: draw [white|black]" in text and "not a move" not in text
+    assert text.index("[info] white offers a draw.") < text.index("game over: 1/2-1/2 (agreement)")
