@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.exercises import Collection, load, variants_with_exercises
+from engine.exercises import Collection, Exercise, load, variants_with_exercises
 from rules import Move
 
 from . import commands as cmd
@@ -36,6 +36,7 @@ class Lesson(Protocol):
     def follow(self, ctl: Controller) -> None: ...
     def step(self, ctl: Controller, step: str) -> None: ...
     def answer(self, job: EngineJob) -> Move | None: ...
+    def leaves_to_engine(self, job: EngineJob) -> bool: ...
 
 
 class LessonDesk:
@@ -66,11 +67,8 @@ class LessonDesk:
         ctl = session.controller
         if isinstance(c, cmd.StartExercise):
             collection = self.collection(c.variant)
-            exercise = (collection.get(c.exercise) if c.exercise
-                        else self.progress.next_for(ctl.settings.player, collection))
-            number = collection.exercises.index(exercise) + 1
-            self._start(session, ExerciseLesson(exercise, number, len(collection), self.progress,
-                                                ctl.settings.player))
+            self._exercise(session, collection, collection.get(c.exercise) if c.exercise
+                           else self.progress.next_for(ctl.settings.player, collection))
         elif isinstance(c, cmd.StartReplay):
             game, start, moves = load_game(c.pdn, c.game, "the PDN text", c.variant or None)
             name = game.label() or "the PDN text"
@@ -85,27 +83,45 @@ class LessonDesk:
             if c.step == "stop":
                 self._stop_here(session)
                 return
+            if c.step == "next":
+                self._next(session)
+                return
             self.lesson.step(ctl, c.step)
             if c.step == "forward":
                 session.carry_out_shown_move()
             elif c.step == "back" and session.simulated is not None:
                 session.simulated.set_occupancy(ctl.exp.base)
 
+    def _exercise(self, session: Session, collection: Collection, exercise: Exercise) -> None:
+        """Set up ``exercise`` of ``collection``, knowing the one that follows it for ``next``."""
+        player = session.controller.settings.player
+        number = collection.exercises.index(exercise) + 1
+        lesson = ExerciseLesson(exercise, number, len(collection), self.progress, player)
+        self._start(session, lesson)
+        lesson.next_id = self.progress.following(player, collection, exercise.id).id
+
+    def _next(self, session: Session) -> None:
+        """The exercise after this one, of the same variant (the first one after it not solved yet)."""
+        lesson = self.lesson
+        if not isinstance(lesson, ExerciseLesson):
+            raise ValueError("`next` sets up the next exercise: this is a replay (forward, back or stop)")
+        collection = self.collection(lesson.exercise.variant)
+        self._exercise(session, collection, collection.get(lesson.next_id))
+
     def _stop_here(self, session: Session) -> None:
-        """End the lesson at once: a replay's position stays on the board for free play (both sides the
-        person's, so nothing more is played for it); an exercise's game is free play already."""
+        """End the lesson at once: the position it reached stays on the board for free play (both sides the
+        person's, so nothing more is played for it and nothing is rated)."""
         ctl, lesson = session.controller, self.lesson
         self.end()
-        if isinstance(lesson, ReplayLesson):
-            plies = len(ctl.records)
-            base = self.home or ctl.settings
-            free = GameSettings(ctl.variant, "both", "person", base.level, ctl.game.board.fen(),
-                                ctl.settings.flipped, None, base.player)
-            session.begin_lesson(free)
-            ctl.say(f"The replay stopped after {plies} {'ply' if plies == 1 else 'plies'}: its position "
-                    f"stays for free play (you move both sides); start a new game to play the computer.")
-            return
-        ctl.say("The exercise is over: play on from here, or start a new game.")
+        plies = len(ctl.records)
+        base = self.home or ctl.settings
+        free = GameSettings(ctl.variant, "both", "person", base.level, ctl.game.board.fen(),
+                            ctl.settings.flipped, None, base.player)
+        session.begin_lesson(free)
+        what = (f"The replay stopped after {plies} {'ply' if plies == 1 else 'plies'}"
+                if isinstance(lesson, ReplayLesson) else "The exercise is over")
+        ctl.say(f"{what}: its position stays for free play (you move both sides); start a new game to play "
+                f"the computer.")
 
     def _start(self, session: Session, lesson: ExerciseLesson | ReplayLesson) -> None:
         settings = lesson.settings(session.controller.settings)
@@ -141,6 +157,11 @@ class LessonDesk:
 
     def answer(self, job: EngineJob) -> Move | None:
         return self.lesson.answer(job) if self.lesson is not None else None
+
+    def leaves_to_engine(self, job: EngineJob) -> bool:
+        """The computer's turn is the engine's although a lesson (or a replay resumed without its record)
+        is on the board: an exercise played past its line."""
+        return self.lesson is not None and self.lesson.leaves_to_engine(job)
 
     def to_json(self, ctl: Controller) -> dict[str, Any] | None:
         if isinstance(self.lesson, ReplayLesson):

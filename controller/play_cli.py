@@ -257,9 +257,10 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
                                 playing squares): the game is trusted for them
   confirm MOVE                  make a move the board cannot show (a piece put on a masked square)
-  exercise [VARIANT] [ID]       set up an exercise as the LEDs show (default: your next unsolved one)
+  exercise [VARIANT] [ID]       set up an exercise as the LEDs show (default: your next unsolved one); the
+                                computer plays its line's replies; `next` sets up the next one
   replay FILE [GAME]            replay a game of a PDN file; then forward, back (the LEDs show each move)
-  stop                          end the exercise or replay
+  stop                          end the exercise or replay: its position stays for free play
   help                          this list
   quit                          stop"""
 
@@ -377,7 +378,7 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         text = Path(words[1]).expanduser().read_text(encoding="utf-8", errors="replace")
         await session.send(cmd.StartReplay(pdn=text, game=int(words[2]) if len(words) > 2 else 1,
                                            variant=session.controller.variant.id))
-    elif verb in ("forward", "back", "stop"):
+    elif verb in ("forward", "back", "stop", "next"):
         await session.send(cmd.LessonStep(verb))
     elif verb == "pdn":
         print(session.controller.pdn())

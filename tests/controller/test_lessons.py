@@ -13,7 +13,7 @@ from controller import commands as cmd
 from controller.config import Config
 from controller.hints import BLUE, CYAN, GREEN, RED, WHITE
 from controller.session import Session
-from engine.exercises import collection_path, load, load_file
+from engine.exercises import Exercise, collection_path, load, load_file
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board
@@ -44,8 +44,16 @@ def play(board: SimulatedDevice, session: Session, text: str) -> None:
     board.place(ctl.map.rc(move.to_square))
 
 
-def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_and_solved(tmp_path: Path) -> None:
-    exercise = next(e for e in load("english").exercises if e.kind == "shot")
+def choice_at(exercise: Exercise, ply: int) -> bool:
+    """The exercise's line is longer than ``ply`` and the position there has more than one legal move."""
+    board = Board(exercise.variant, exercise.fen)
+    for text in exercise.line[:ply]:
+        board.push_text(text)
+    return len(exercise.line) > ply + 1 and len(list(board.legal_moves)) > 1
+
+
+def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_out(tmp_path: Path) -> None:
+    exercise = next(e for e in load("english").exercises if e.kind == "shot" and choice_at(e, 2))
     position = Board("english", exercise.fen)
     wrong = next(text for text in map(position.move_text, position.legal_moves) if text != exercise.solution)
 
@@ -87,11 +95,48 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_and_solved(tmp_path
 
             play(board, session, exercise.solution)
             await session.idle()
-            assert ctl.messages[-1]["text"].startswith(f"Right: {exercise.solution} is the solution")
+            assert ctl.messages[-2]["text"].startswith(f"Right: {exercise.solution} is the solution")
             lesson = session.state()["lesson"]
             assert lesson["solved"] and lesson["tries"] == 2 and lesson["player_solved"] == 1
+            assert not lesson["finished"]
 
-            # the next exercise asked for is the first one not solved yet
+            # issue 28 item 13: the line goes on, the computer's replies are the line's
+            line = Board("english", exercise.fen)
+            replies = []
+            for text in exercise.line:
+                replies.append(line.parse_move(text))
+                line.push(replies[-1])
+            assert ctl.state == "computer.showing" and ctl.computer_shape.move == replies[1]
+            session.carry_out_shown_move()           # as auto_computer would on the virtual board
+            await session.idle()
+            assert ctl.state == "person.idle" and len(ctl.records) == 2
+            third = ctl.game.board.move_text(replies[2])
+            other = next(t for t in map(ctl.game.board.move_text, ctl.game.board.legal_moves) if t != third)
+            played = ctl.exp.base
+            play(board, session, other)              # off the line: taken back, the line's move named
+            await session.idle()
+            assert ctl.messages[-1]["text"].startswith(f"{other} is not the line: it goes on with {third}.")
+            assert len(ctl.records) == 2 and session.state()["lesson"]["tries"] == 2
+            board.set_occupancy(played)
+            await session.idle()
+            assert (await send(session, cmd.Hint())).status == "done"   # the hint is the line's move
+            assert colored(ctl.frame, CYAN) == {ctl.map.rc(replies[2].from_square)}
+            play(board, session, third)
+            await session.idle()
+            assert ctl.computer_shape.move == replies[3]
+            session.carry_out_shown_move()
+            await session.idle()
+            lesson = session.state()["lesson"]
+            assert lesson["finished"] and ctl.state == "person.idle" and len(ctl.records) == 4
+            following = next(e for e in load("english", verify_engine=False).exercises[
+                load("english", verify_engine=False).exercises.index(exercise) + 1:])
+            assert lesson["next_exercise"] == following.id
+            assert ctl.messages[-1]["text"].startswith(f"The line is played out: exercise {exercise.id} is "
+                                                       f"done. Type `next`")
+
+            # next: the exercise after this one; a new exercise asked for: the first one not solved yet
+            assert (await send(session, cmd.LessonStep("next"))).status == "done"
+            assert session.state()["lesson"]["id"] == following.id and ctl.state == "setup"
             assert (await send(session, cmd.StartExercise("english"))).status == "done"
             first_unsolved = next(e for e in load("english", verify_engine=False).exercises
                                   if e.id != exercise.id)

@@ -478,3 +478,20 @@ def test_between_two_people_draw_offers_and_answers_and_command_words_are_never_
     assert "error: usage: mask SQUARE..." in text and "error: usage: confirm MOVE" in text
     assert "error: usage: draw [white|black]" in text and "not a move" not in text
     assert text.index("[info] white offers a draw.") < text.index("game over: 1/2-1/2 (agreement)")
+
+
+def test_an_exercise_plays_its_line_out_and_next_sets_up_the_next_one() -> None:
+    """Issue 28 item 13: after the right move nobody was to move and the prompt offered nothing. Now the
+    computer plays the line's replies on the simulated board by itself, the person's next move of the line
+    is confirmed, and once the line is played out `next` sets up the next exercise of the variant."""
+    out = _at_terminal(*AGAINST_THE_ENGINE, typed="exercise english english-01\nsetup\n23-18\n18x2\nnext\n"
+                                                  "quit\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Right: 23-18 is the solution" in text and "Exercise english-01 solved." in text
+    assert "move 2: 27-31 (black)" in text                  # the line's reply, played by itself
+    assert "move 3: 18x2 (white)" in text and "Right: 18x2, as the line goes." in text
+    assert "move 4: 10-15 (black)" in text
+    assert "The line is played out: exercise english-01 is done. Type `next`" in text
+    after = text.split("The line is played out")[1]
+    assert "Exercise english-02 (2 of 28)" in after and after.rstrip().endswith("setup>")
