@@ -95,3 +95,9 @@ def test_a_library_game_is_replayed_from_the_viewer(pw: Playwright, tmp_path: Pa
         page.wait_for_function("() => /engine review/.test(document.querySelector('#lesson-status')"
                                ".textContent) === false")
         assert "for White" in page.text_content("#lesson-status")
+        page.click("#lesson-stop")                       # issue 28 item 1: Stop ends it at once
+        page.wait_for_selector("#lesson-panel", state="hidden")
+        wait_state(page, "person.idle")                  # the position reached, for free play
+        assert "The replay stopped after 6 plies" in page.text_content("#messages")
+        assert "restart" not in page.text_content("#messages")
+        assert len(live.session.controller.records) == 0
