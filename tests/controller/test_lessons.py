@@ -312,3 +312,21 @@ def test_stopping_a_replay_leaves_its_position_for_free_play_at_once(tmp_path: P
             assert home is not None and (home.human_color, home.level) == ("black", 2)
 
     asyncio.run(main())
+
+
+def test_next_is_the_first_unsolved_exercise_after_this_one_round_to_the_start(tmp_path: Path) -> None:
+    """`next` (issue 28 item 13): the collection's order from the exercise after this one, skipping solved
+    ones, round to its start; when all are solved, simply the one after."""
+    from controller.exercises import ExerciseProgress
+
+    collection = load("english", verify_engine=False)
+    ids = [e.id for e in collection.exercises]
+    progress = ExerciseProgress(tmp_path / "exercises.json")
+    assert progress.following("ann", collection, ids[0]).id == ids[1]
+    progress.record("ann", "english", ids[1], solved=True)
+    assert progress.following("ann", collection, ids[0]).id == ids[2]          # a solved one is skipped
+    assert progress.following("ann", collection, ids[-1]).id == ids[0]         # round to the start
+    for exercise_id in ids:
+        progress.record("ann", "english", exercise_id, solved=True)
+    assert progress.following("ann", collection, ids[-1]).id == ids[0]         # all solved: the one after
+    assert progress.following("bob", collection, ids[3]).id == ids[4]          # each player's own progress
