@@ -11,6 +11,7 @@ from rig import until
 
 from controller import commands as cmd
 from controller.config import Config
+from controller.exercises import ExerciseProgress
 from controller.hints import BLUE, CYAN, GREEN, RED, WHITE
 from controller.session import Session
 from engine.exercises import Exercise, collection_path, load, load_file
@@ -317,8 +318,6 @@ def test_stopping_a_replay_leaves_its_position_for_free_play_at_once(tmp_path: P
 def test_next_is_the_first_unsolved_exercise_after_this_one_round_to_the_start(tmp_path: Path) -> None:
     """`next` (issue 28 item 13): the collection's order from the exercise after this one, skipping solved
     ones, round to its start; when all are solved, simply the one after."""
-    from controller.exercises import ExerciseProgress
-
     collection = load("english", verify_engine=False)
     ids = [e.id for e in collection.exercises]
     progress = ExerciseProgress(tmp_path / "exercises.json")
