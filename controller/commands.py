@@ -437,14 +437,15 @@ class StartReplay(Command):
 
 @dataclass(frozen=True)
 class LessonStep(Command):
-    """In a lesson: ``forward`` / ``back`` one move of a replay, ``hint`` for an exercise, ``stop``."""
+    """In a lesson: ``forward`` / ``back`` one move of a replay, ``hint`` or ``next`` (the next exercise of
+    the variant) for an exercise, ``stop`` (the position stays for free play)."""
 
     kind: ClassVar[str] = "lesson_step"
     title: ClassVar[str] = "Lesson"
     labels: ClassVar[dict[str, str]] = {"step": "step"}
     step: str = "forward"
 
-    STEPS: ClassVar[tuple[str, ...]] = ("forward", "back", "hint", "stop")
+    STEPS: ClassVar[tuple[str, ...]] = ("forward", "back", "hint", "next", "stop")
 
     def __post_init__(self) -> None:
         self._check_choice("step", self.STEPS)

@@ -2,7 +2,9 @@
 
 A lesson is a game the controller plays like any other (set up by light, moves inferred, takebacks), with
 settings it chooses and a `follow` step after each handled input. Its game is journaled (so a power cut
-resumes it) but never written to the game library. A NewGame or SetupPosition ends it.
+resumes it) but never written to the game library. A NewGame or SetupPosition ends it. Stopping a replay
+leaves the position it reached for free play (the person moves both sides, nothing moves by itself), as
+lidraughts' analysis board does; the console's `new` then returns to the settings of the game before.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.exercises import Collection, load, variants_with_exercises
+from engine.exercises import Collection, Exercise, load, variants_with_exercises
 from rules import Move
 
 from . import commands as cmd
@@ -34,6 +36,7 @@ class Lesson(Protocol):
     def follow(self, ctl: Controller) -> None: ...
     def step(self, ctl: Controller, step: str) -> None: ...
     def answer(self, job: EngineJob) -> Move | None: ...
+    def leaves_to_engine(self, job: EngineJob) -> bool: ...
 
 
 class LessonDesk:
@@ -48,6 +51,8 @@ class LessonDesk:
         self.review_seconds = REVIEW_SECONDS
         self.variants = variants_with_exercises()
         """The variants that have an exercise collection (the page's Exercises panel offers them)."""
+        self.home: GameSettings | None = None
+        """The settings of the game the first lesson interrupted: the console's `new` goes back to them."""
 
     def __repr__(self) -> str:
         return f"LessonDesk({self.lesson!r})"
@@ -62,11 +67,8 @@ class LessonDesk:
         ctl = session.controller
         if isinstance(c, cmd.StartExercise):
             collection = self.collection(c.variant)
-            exercise = (collection.get(c.exercise) if c.exercise
-                        else self.progress.next_for(ctl.settings.player, collection))
-            number = collection.exercises.index(exercise) + 1
-            self._start(session, ExerciseLesson(exercise, number, len(collection), self.progress,
-                                                ctl.settings.player))
+            self._exercise(session, collection, collection.get(c.exercise) if c.exercise
+                           else self.progress.next_for(ctl.settings.player, collection))
         elif isinstance(c, cmd.StartReplay):
             game, start, moves = load_game(c.pdn, c.game, "the PDN text", c.variant or None)
             name = game.label() or "the PDN text"
@@ -79,8 +81,10 @@ class LessonDesk:
             if self.lesson is None:
                 raise ValueError("there is no exercise or replay under way")
             if c.step == "stop":
-                self.stop()
-                ctl.say("The lesson is over: start a new game.")
+                self._stop_here(session)
+                return
+            if c.step == "next":
+                self._next(session)
                 return
             self.lesson.step(ctl, c.step)
             if c.step == "forward":
@@ -88,8 +92,40 @@ class LessonDesk:
             elif c.step == "back" and session.simulated is not None:
                 session.simulated.set_occupancy(ctl.exp.base)
 
+    def _exercise(self, session: Session, collection: Collection, exercise: Exercise) -> None:
+        """Set up ``exercise`` of ``collection``, knowing the one that follows it for ``next``."""
+        player = session.controller.settings.player
+        number = collection.exercises.index(exercise) + 1
+        lesson = ExerciseLesson(exercise, number, len(collection), self.progress, player)
+        self._start(session, lesson)
+        lesson.next_id = self.progress.following(player, collection, exercise.id).id
+
+    def _next(self, session: Session) -> None:
+        """The exercise after this one, of the same variant (the first one after it not solved yet)."""
+        lesson = self.lesson
+        if not isinstance(lesson, ExerciseLesson):
+            raise ValueError("`next` sets up the next exercise: this is a replay (forward, back or stop)")
+        collection = self.collection(lesson.exercise.variant)
+        self._exercise(session, collection, collection.get(lesson.next_id))
+
+    def _stop_here(self, session: Session) -> None:
+        """End the lesson at once: the position it reached stays on the board for free play (both sides the
+        person's, so nothing more is played for it and nothing is rated)."""
+        ctl, lesson = session.controller, self.lesson
+        self.end()
+        plies = len(ctl.records)
+        base = self.home or ctl.settings
+        free = GameSettings(ctl.variant, "both", "person", base.level, ctl.game.board.fen(),
+                            ctl.settings.flipped, None, base.player)
+        session.begin_lesson(free)
+        what = (f"The replay stopped after {plies} {'ply' if plies == 1 else 'plies'}"
+                if isinstance(lesson, ReplayLesson) else "The exercise is over")
+        ctl.say(f"{what}: its position stays for free play (you move both sides); start a new game to play "
+                f"the computer.")
+
     def _start(self, session: Session, lesson: ExerciseLesson | ReplayLesson) -> None:
         settings = lesson.settings(session.controller.settings)
+        home = self.home or session.controller.settings
         previous, self.lesson = self.lesson, lesson   # in place before the game starts: it answers at once
         try:
             started = session.begin_lesson(settings)
@@ -101,12 +137,19 @@ class LessonDesk:
             return
         if isinstance(previous, ReplayLesson):
             previous.stop_review.set()
+        self.home = home
         lesson.begin(session.controller)
 
-    def stop(self) -> None:
+    def end(self) -> None:
+        """The lesson is over (its review stopped); the settings to go back to are kept."""
         if isinstance(self.lesson, ReplayLesson):
             self.lesson.stop_review.set()
         self.lesson = None
+
+    def stop(self) -> None:
+        """A new game or position: the lesson is over and so is the way back to the game before it."""
+        self.end()
+        self.home = None
 
     def follow(self, ctl: Controller) -> None:
         if self.lesson is not None:
@@ -114,6 +157,11 @@ class LessonDesk:
 
     def answer(self, job: EngineJob) -> Move | None:
         return self.lesson.answer(job) if self.lesson is not None else None
+
+    def leaves_to_engine(self, job: EngineJob) -> bool:
+        """The computer's turn is the engine's although a lesson (or a replay resumed without its record)
+        is on the board: an exercise played past its line."""
+        return self.lesson is not None and self.lesson.leaves_to_engine(job)
 
     def to_json(self, ctl: Controller) -> dict[str, Any] | None:
         if isinstance(self.lesson, ReplayLesson):

@@ -40,6 +40,7 @@ from .journal import Journal, JournalState, Record
 from .record import GameRecord, color_name, forced_fen
 from .settings import EngineJob, GameSettings
 from .squares import BoardMap
+from .teaching import why_immobile
 
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
@@ -766,8 +767,10 @@ class Controller:
             return
         if not self.computer_to_move() and not self.missed_info:
             self._check_refusal(reading, now)
-            if len(reading.removed) == 1 and not reading.added and self.exp.own(next(iter(reading.removed))):
-                self._display(self.hints.lifted(self.exp, next(iter(reading.removed))))
+            lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
+            if lifted is not None and self.exp.own(lifted):
+                self._display(self.hints.lifted(self.exp, lifted))
+                self._explain_immobile(lifted)
         if self.turn_state == "out_of_sync":
             self._show_sync()
         elif self.turn.grace_at is None:
@@ -786,6 +789,18 @@ class Controller:
             self._warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
                        f"{self.map.name(lifted)}.")
         self._display(self.hints.not_your_turn(self.exp, lifted, self.turn.crown))
+
+    def _explain_immobile(self, lifted: Cell) -> None:
+        """Teaching mode: an own piece lifted that has no legal move is refused in words, naming the rule
+        (once a turn for each square); the LEDs already light it red."""
+        square = self.map.square(lifted)
+        if not self.teaching or square is None or self.exp.shapes_from(lifted) or lifted in self.turn.told:
+            return
+        self.turn.told.add(lifted)
+        why = why_immobile(self.game.board, square)
+        section = why.reason.section.replace("-", " ")
+        self._refuse(f"{why.text[0].upper()}{why.text[1:]}. The rule of {why.reason.rule}: see the "
+                     f"{self.variant.name} rules, section '{section}'. Put it back", why.reason)
 
     def _check_refusal(self, reading: Reading, now: float) -> None:
         """One own piece moved to one square that no legal move explains: refuse it, naming the rule."""
@@ -810,6 +825,9 @@ class Controller:
         if self.turn.refused_at == self.played:
             return
         self.turn.refused_at = self.played
+        if origin in self.turn.told:   # said when it was lifted: why this piece cannot move (teaching mode)
+            self._display(self.hints.refused(self.exp, origin, target))
+            return
         if self.teaching:   # the lesson: the rule by name, and where the rules page explains it
             message = (f"{message}. The rule of {reason.rule}: see the {self.variant.name} rules, section "
                        f"'{reason.section.replace('-', ' ')}'. Put the piece back")

@@ -2,11 +2,12 @@
 
 In a terminal it is a small REPL: type physical actions (``lift 32``, ``place 28``, ``wait 0.5``), a move
 in the variant's notation (``32-28``: the pieces are moved on the simulated board for you), or a command
-(``new``, ``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``claim``, ``hint``, ``pdn``,
-``save``, ``show``, ``mask``/``unmask``/``confirm``/``health`` for a board with a broken square, ``help``,
-``quit``). On a real board the pieces are moved by hand and the console keeps the commands. ``--script FILE``
-reads the same lines from a file. On the simulated board the computer's moves play themselves
-(``--no-auto-computer``: type ``computer`` to make them). Ctrl-C stops it cleanly.
+(``new``, ``takeback [n]``, ``retract``/``accept``/``huff``, ``resign``, ``draw``/``decline``, ``claim``,
+``hint``, ``pdn``, ``save``, ``show``, ``mask``/``unmask``/``confirm``/``health`` for a board with a broken
+square, ``help``, ``quit``); a command word is never read as a move. On a real board the pieces are moved
+by hand and the console keeps the commands. ``--script FILE`` reads the same lines from a file. On the
+simulated board the computer's moves play themselves (``--no-auto-computer``: type ``computer`` to make
+them). Ctrl-C stops it cleanly.
 """
 
 from __future__ import annotations
@@ -252,6 +253,8 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   takeback [N]                  take back N plies (default 1)
   retract | accept | huff       answer a missed compulsory capture
   resign [white|black]          resign (default: your color)
+  draw [white|black]            offer a draw (default: your color; the computer answers at once), or
+                                accept the one the other side offers; `decline` declines it
   claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
@@ -259,11 +262,73 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
                                 playing squares): the game is trusted for them
   confirm MOVE                  make a move the board cannot show (a piece put on a masked square)
-  exercise [VARIANT] [ID]       set up an exercise as the LEDs show (default: your next unsolved one)
+  exercise [VARIANT] [ID]       set up an exercise as the LEDs show (default: your next unsolved one); the
+                                computer plays its line's replies; `next` sets up the next one
   replay FILE [GAME]            replay a game of a PDN file; then forward, back (the LEDs show each move)
-  stop                          end the exercise or replay
+  stop                          end the exercise or replay: its position stays for free play
   help                          this list
   quit                          stop"""
+
+
+def _new_game(session: Session, words: list[str]) -> cmd.NewGame:
+    """``new [VARIANT [NAME=VALUE ...]]``: the same players as this game, or after a lesson as the game
+    before it (a replay stopped leaves free play); this game's variant and options unless named."""
+    s = session.controller.settings
+    players = session.lessons.home or s
+    color = players.human_color if players.human_color != "none" else session.config.human_color
+    same = not words or words[0] == s.variant.id
+    options = parse_text(" ".join(words[1:])) if len(words) > 1 else (
+        to_json(s.variant.option_values()) if same else {})
+    return cmd.NewGame(words[0] if words else s.variant.id, color, players.opponent, players.level,
+                       players.time_control, variant_options=options)
+
+
+USAGE = {"lift": "lift SQUARE (or ROW COL)", "place": "place SQUARE (or ROW COL)", "wait": "wait SECONDS",
+         "mask": "mask SQUARE...", "unmask": "unmask SQUARE...", "confirm": "confirm MOVE",
+         "exercise": "exercise [VARIANT] [ID]", "replay": "replay FILE [GAME]", "draw": "draw [white|black]",
+         "offer": "draw [white|black]", "decline": "decline [white|black]"}
+"""The commands whose words were not as expected: a command word is never read as a move."""
+
+
+def _other(color: str) -> str:
+    return "black" if color == "white" else "white"
+
+
+def _your_color(session: Session) -> str:
+    """The person's color (with two people at the board: the side to move)."""
+    s = session.controller.settings
+    if s.opponent != "person" and s.human_color in ("white", "black"):
+        return s.human_color
+    return session.controller.game.board.turn.name.lower()
+
+
+def _draw(session: Session, verb: str, words: list[str]) -> cmd.Command:
+    """``draw``/``offer`` offers a draw, or accepts the offer of the other side; ``decline`` declines it."""
+    ctl = session.controller
+    named = words[0].lower() if words else None
+    if named not in (None, "white", "black"):
+        raise ValueError(f"usage: {USAGE[verb]}")
+    answerer = _other(ctl.draw_offer) if ctl.draw_offer is not None else None
+    if verb == "decline":
+        if answerer is None:
+            raise ValueError("there is no draw offer to decline")
+        return cmd.DeclineDraw(named or answerer)
+    if named is None and answerer is not None and ctl.settings.plays(answerer) == "person":
+        return cmd.AcceptDraw(answerer)
+    color = named or _your_color(session)
+    return cmd.AcceptDraw(color) if color == answerer else cmd.OfferDraw(color)
+
+
+async def _answered(session: Session, offered_by: str, seconds: float = 30.0) -> None:
+    """Wait while the computer considers a draw offer (it answers at once, after a short look)."""
+    ctl, waited = session.controller, 0.0
+    s = ctl.settings
+    if s.opponent != "engine" or s.plays(_other(offered_by)) != "computer":
+        return
+    while ctl.draw_offer == offered_by and ctl.turn_state != "game_over" and waited < seconds:
+        await asyncio.sleep(0.02)
+        waited += 0.02
+    await session.idle()
 
 
 async def _line(session: Session, board: SimulatedDevice | None, line: str) -> bool:
@@ -289,15 +354,16 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
     elif verb in ("retract", "accept", "huff"):
         await session.send(cmd.MissedCaptureChoice(verb))
     elif verb == "new":   # new [VARIANT [name=value ...]]: that variant with those options, or this game's
-        s = session.controller.settings
-        same = len(words) < 2 or words[1] == s.variant.id
-        options = parse_text(" ".join(words[2:])) if len(words) > 2 else (
-            to_json(s.variant.option_values()) if same else {})
-        await session.send(cmd.NewGame(words[1] if len(words) > 1 else s.variant.id, s.human_color,
-                                       s.opponent, s.level, s.time_control, variant_options=options))
+        await session.send(_new_game(session, words[1:]))
     elif verb == "claim":
         color = words[1] if len(words) > 1 else session.controller.game.board.turn.name.lower()
         await session.send(cmd.ClaimDraw(color))
+    elif verb in ("draw", "offer", "decline") and len(words) <= 2:
+        command = _draw(session, verb, words[1:])
+        await session.send(command)
+        await session.idle()
+        if isinstance(command, cmd.OfferDraw):
+            await _answered(session, command.color)
     elif verb == "resign":
         color = words[1] if len(words) > 1 else session.controller.settings.human_color
         await session.send(cmd.Resign(color))
@@ -317,7 +383,7 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         text = Path(words[1]).expanduser().read_text(encoding="utf-8", errors="replace")
         await session.send(cmd.StartReplay(pdn=text, game=int(words[2]) if len(words) > 2 else 1,
                                            variant=session.controller.variant.id))
-    elif verb in ("forward", "back", "stop"):
+    elif verb in ("forward", "back", "stop", "next"):
         await session.send(cmd.LessonStep(verb))
     elif verb == "pdn":
         print(session.controller.pdn())
@@ -325,6 +391,8 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         await session.send(cmd.SavePdn())
     elif verb == "show":
         pass   # the board is printed after every line
+    elif verb in USAGE:
+        raise ValueError(f"usage: {USAGE[verb]}")
     else:
         _execute(session, board, line.strip())
     await session.idle()
@@ -361,6 +429,8 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
     ``auto_computer`` is off: then say how to make it)."""
     ctl = session.controller
     waited = 0.0
+    if ctl.settings.human_color == "none" and session.lessons.lesson is None:
+        seconds = 0.0   # a replay resumed after a restart: no record and no engine answers it
     while ctl.state == "computer.thinking" and waited < seconds:
         await asyncio.sleep(0.02)
         waited += 0.02

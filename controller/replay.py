@@ -92,6 +92,10 @@ class ReplayLesson:
             return None
         return self.moves[ply]
 
+    def leaves_to_engine(self, job: EngineJob) -> bool:
+        """Never: a replay's moves are the record's alone."""
+        return False
+
     def follow(self, ctl: Controller) -> None:
         ply = len(ctl.records)
         if ply == len(self.moves) and not self.at_end_said:

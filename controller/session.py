@@ -487,7 +487,8 @@ class Session:
 
     def _play_for_the_computer(self) -> None:
         """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
-        if self.auto_computer and self.lessons.lesson is None:
+        lesson = self.lessons.lesson
+        if self.auto_computer and (lesson is None or lesson.kind == "exercise"):   # a replay steps by hand
             self.carry_out_shown_move()
 
     def carry_out_shown_move(self) -> None:
@@ -677,7 +678,7 @@ class Session:
         ctl, path = self.controller, self.ratings_path
         s = ctl.settings
         if (path is None or s.opponent != "engine" or s.human_color not in ("white", "black")
-                or self._rated_game == ctl.record.started):
+                or self._rated_game == ctl.record.started or self.lessons.lesson is not None):
             return
         self._rated_game = ctl.record.started  # a takeback after the end, a second ending: counted once
         winner = "white" if result == "1-0" else "black" if result == "0-1" else None
@@ -726,14 +727,16 @@ class Session:
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
             return
-        if self.controller.settings.human_color == "none":   # a replay: the record moves, never the engine
-            move = self.lessons.answer(job)
+        if self.lessons.lesson is not None or self.controller.settings.human_color == "none":
+            move = self.lessons.answer(job)   # a replay's record, an exercise's line
             if move is not None:
                 queue.put_nowait(_EngineAnswer(job.token, move))
-            elif self.lessons.lesson is None:
-                self.controller.say("The replay was interrupted by a restart: start it again, or a new game.",
-                                    "warning")
-            return
+                return
+            if not self.lessons.leaves_to_engine(job):
+                if self.lessons.lesson is None:
+                    self.controller.say("The replay was interrupted by a restart: start it again, or a new "
+                                        "game.", "warning")
+                return
         self._search_token = job.token
         opponent: Any = self._opponent
         kind = self.controller.settings.opponent

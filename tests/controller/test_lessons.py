@@ -11,9 +11,10 @@ from rig import until
 
 from controller import commands as cmd
 from controller.config import Config
+from controller.exercises import ExerciseProgress
 from controller.hints import BLUE, CYAN, GREEN, RED, WHITE
 from controller.session import Session
-from engine.exercises import collection_path, load, load_file
+from engine.exercises import Exercise, collection_path, load, load_file
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board
@@ -44,8 +45,16 @@ def play(board: SimulatedDevice, session: Session, text: str) -> None:
     board.place(ctl.map.rc(move.to_square))
 
 
-def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_and_solved(tmp_path: Path) -> None:
-    exercise = next(e for e in load("english").exercises if e.kind == "shot")
+def choice_at(exercise: Exercise, ply: int) -> bool:
+    """The exercise's line is longer than ``ply`` and the position there has more than one legal move."""
+    board = Board(exercise.variant, exercise.fen)
+    for text in exercise.line[:ply]:
+        board.push_text(text)
+    return len(exercise.line) > ply + 1 and len(list(board.legal_moves)) > 1
+
+
+def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_out(tmp_path: Path) -> None:
+    exercise = next(e for e in load("english").exercises if e.kind == "shot" and choice_at(e, 2))
     position = Board("english", exercise.fen)
     wrong = next(text for text in map(position.move_text, position.legal_moves) if text != exercise.solution)
 
@@ -87,11 +96,48 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_and_solved(tmp_path
 
             play(board, session, exercise.solution)
             await session.idle()
-            assert ctl.messages[-1]["text"].startswith(f"Right: {exercise.solution} is the solution")
+            assert ctl.messages[-2]["text"].startswith(f"Right: {exercise.solution} is the solution")
             lesson = session.state()["lesson"]
             assert lesson["solved"] and lesson["tries"] == 2 and lesson["player_solved"] == 1
+            assert not lesson["finished"]
 
-            # the next exercise asked for is the first one not solved yet
+            # issue 28 item 13: the line goes on, the computer's replies are the line's
+            line = Board("english", exercise.fen)
+            replies = []
+            for text in exercise.line:
+                replies.append(line.parse_move(text))
+                line.push(replies[-1])
+            assert ctl.state == "computer.showing" and ctl.computer_shape.move == replies[1]
+            session.carry_out_shown_move()           # as auto_computer would on the virtual board
+            await session.idle()
+            assert ctl.state == "person.idle" and len(ctl.records) == 2
+            third = ctl.game.board.move_text(replies[2])
+            other = next(t for t in map(ctl.game.board.move_text, ctl.game.board.legal_moves) if t != third)
+            played = ctl.exp.base
+            play(board, session, other)              # off the line: taken back, the line's move named
+            await session.idle()
+            assert ctl.messages[-1]["text"].startswith(f"{other} is not the line: it goes on with {third}.")
+            assert len(ctl.records) == 2 and session.state()["lesson"]["tries"] == 2
+            board.set_occupancy(played)
+            await session.idle()
+            assert (await send(session, cmd.Hint())).status == "done"   # the hint is the line's move
+            assert colored(ctl.frame, CYAN) == {ctl.map.rc(replies[2].from_square)}
+            play(board, session, third)
+            await session.idle()
+            assert ctl.computer_shape.move == replies[3]
+            session.carry_out_shown_move()
+            await session.idle()
+            lesson = session.state()["lesson"]
+            assert lesson["finished"] and ctl.state == "person.idle" and len(ctl.records) == 4
+            following = next(e for e in load("english", verify_engine=False).exercises[
+                load("english", verify_engine=False).exercises.index(exercise) + 1:])
+            assert lesson["next_exercise"] == following.id
+            assert ctl.messages[-1]["text"].startswith(f"The line is played out: exercise {exercise.id} is "
+                                                       f"done. Type `next`")
+
+            # next: the exercise after this one; a new exercise asked for: the first one not solved yet
+            assert (await send(session, cmd.LessonStep("next"))).status == "done"
+            assert session.state()["lesson"]["id"] == following.id and ctl.state == "setup"
             assert (await send(session, cmd.StartExercise("english"))).status == "done"
             first_unsolved = next(e for e in load("english", verify_engine=False).exercises
                                   if e.id != exercise.id)
@@ -229,3 +275,57 @@ def test_a_replay_ends_with_its_record_and_a_restart_does_not_hand_it_to_the_eng
             assert any(m["text"].startswith("The replay was interrupted by a restart") for m in ctl.messages)
 
     asyncio.run(main())
+
+
+def test_stopping_a_replay_leaves_its_position_for_free_play_at_once(tmp_path: Path) -> None:
+    """Issue 28 item 1: after Stop the replay committed one more move, said "interrupted by a restart" and
+    stayed in "computer: thinking". Now it ends at once: the position it reached stands for free play (both
+    sides the person's), nothing is played for it, and the game before it is remembered for a new game."""
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="black", level=2, auto_computer=True)
+        async with Session(config, board, board, tmp_path) as session:
+            ctl = session.controller
+            session.lessons.review_depth = 1
+            board.set_occupancy(ctl.exp.base)
+            await session.idle()
+            assert (await send(session, cmd.StartReplay(pdn=SHORT))).status == "done"
+            for _ in range(3):
+                assert (await send(session, cmd.LessonStep("forward"))).status == "done"
+            reached, occupied = ctl.game.board.fen(), board.occupied
+            assert ctl.state == "computer.showing"      # the LEDs show 4. 28-24 ... the record's next move
+            assert (await send(session, cmd.LessonStep("stop"))).status == "done"
+            assert ctl.state == "person.idle" and ctl.game.board.fen() == reached and not ctl.records
+            assert session.state()["lesson"] is None and ctl.settings.human_color == "both"
+            for _ in range(10):                          # time passes: nothing is played by itself
+                await asyncio.sleep(0.05)
+                await session.idle()
+            assert not ctl.records and board.occupied == occupied and ctl.state == "person.idle"
+            said = [m["text"] for m in ctl.messages]
+            assert not [t for t in said if "restart" in t], said
+            assert said[-1].startswith("The replay stopped after 3 plies: its position stays for free play")
+            play(board, session, "22-17")                # White to move, played by the person
+            await session.idle()
+            play(board, session, "9-14")                 # and Black too
+            await session.idle()
+            assert [r.text for r in ctl.records] == ["22-17", "9-14"]
+            home = session.lessons.home
+            assert home is not None and (home.human_color, home.level) == ("black", 2)
+
+    asyncio.run(main())
+
+
+def test_next_is_the_first_unsolved_exercise_after_this_one_round_to_the_start(tmp_path: Path) -> None:
+    """`next` (issue 28 item 13): the collection's order from the exercise after this one, skipping solved
+    ones, round to its start; when all are solved, simply the one after."""
+    collection = load("english", verify_engine=False)
+    ids = [e.id for e in collection.exercises]
+    progress = ExerciseProgress(tmp_path / "exercises.json")
+    assert progress.following("ann", collection, ids[0]).id == ids[1]
+    progress.record("ann", "english", ids[1], solved=True)
+    assert progress.following("ann", collection, ids[0]).id == ids[2]          # a solved one is skipped
+    assert progress.following("ann", collection, ids[-1]).id == ids[0]         # round to the start
+    for exercise_id in ids:
+        progress.record("ann", "english", exercise_id, solved=True)
+    assert progress.following("ann", collection, ids[-1]).id == ids[0]         # all solved: the one after
+    assert progress.following("bob", collection, ids[3]).id == ids[4]          # each player's own progress

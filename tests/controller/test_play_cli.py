@@ -421,3 +421,77 @@ def test_the_config_masks_squares_and_a_bad_name_is_one_line(tmp_path: Path) -> 
     out = play(tmp_path, "", *TWO_PEOPLE, "--config", str(config), expect=1)
     assert out.stderr.strip() == ("dboard play: error: masked_squares: '99' is neither a square of English "
                                   "draughts nor rROWcCOL (like r3c4)")
+
+
+# --- issue 28: the console's replay, draw offer and exercises ----------------------------------------------
+
+REPLAY = ('[Event "Manchester 1841"]\n[GameType "21"]\n\n'
+          '1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 *\n')
+AGAINST_THE_ENGINE = ("--variant", "english", "--opponent", "engine", "--human-color", "black",
+                      "--level", "1", "--engine-time", "0.1", "--no-web", "--no-journal")
+
+
+def test_stop_ends_a_replay_at_once_and_the_prompt_answers(tmp_path: Path) -> None:
+    """Issue 28 item 1: after `stop` the replay committed one more move, said it was "interrupted by a
+    restart" and the prompt stayed in computer.thinking (each line waited for an engine nobody asked). Now
+    the position reached stands for free play: the next move typed is played at once, by either side, and
+    `new` goes back to the game before the replay (the person as Black against the engine)."""
+    record = tmp_path / "game.pdn"
+    record.write_text(REPLAY, encoding="utf-8")
+    out = _at_terminal(*AGAINST_THE_ENGINE, typed=f"replay {record}\nsetup\nforward\nforward\nforward\nstop\n"
+                                                  "22-17\n9-14\nnew\nquit\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Replaying Event 'Manchester 1841' (8 plies)" in text
+    assert "move 3: 8-11 (black)" in text and "move 4:" not in text.split("The replay stopped")[0]
+    assert "The replay stopped after 3 plies: its position stays for free play" in text
+    assert "restart" not in text
+    after = text.split("The replay stopped")[1]
+    assert "person.idle> " in after                      # the prompt answers in the person's turn
+    assert "move 1: 22-17 (white)" in after and "move 2: 9-14 (black)" in after
+    assert "New game of English draughts" in after.split("move 2: 9-14 (black)")[1]
+    assert "computer.thinking> " not in after
+
+
+def test_draw_offers_a_draw_the_computer_answers_at_once() -> None:
+    """Issue 28 item 10: `draw` was read as a move ("'draw' is not a move") and `help` listed no draw
+    offer. Now it offers one with the page's command (OfferDraw), the computer answers before the next
+    prompt (a level-1 engine sees the start position level and accepts), and `help` lists it."""
+    out = _at_terminal(*AGAINST_THE_ENGINE, typed="help\ndraw\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "  draw [white|black]            offer a draw" in out.stdout
+    assert "`decline` declines it" in out.stdout
+    assert "not a move" not in out.stdout
+    said = out.stdout.split("[info] black offers a draw.")[1]
+    assert said.index("game over: 1/2-1/2 (agreement)") < said.index("game_over> ")
+
+
+def test_between_two_people_draw_offers_and_answers_and_command_words_are_never_moves() -> None:
+    """With two people `draw` offers for the side to move, `decline` or `draw` answers for the other side;
+    a command with the wrong words says how it is used instead of being read as a move."""
+    out = _at_terminal(*TWO_PEOPLE, "--no-journal", typed="draw\ndecline\ndraw white\nmask\nconfirm\n"
+                                                        "draw purple\ndraw\nquit\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "[info] black offers a draw.\n" in text and "[info] white declines the draw." in text
+    assert "[info] white offers a draw." in text
+    assert "error: usage: mask SQUARE..." in text and "error: usage: confirm MOVE" in text
+    assert "error: usage: draw [white|black]" in text and "not a move" not in text
+    assert text.index("[info] white offers a draw.") < text.index("game over: 1/2-1/2 (agreement)")
+
+
+def test_an_exercise_plays_its_line_out_and_next_sets_up_the_next_one() -> None:
+    """Issue 28 item 13: after the right move nobody was to move and the prompt offered nothing. Now the
+    computer plays the line's replies on the simulated board by itself, the person's next move of the line
+    is confirmed, and once the line is played out `next` sets up the next exercise of the variant."""
+    out = _at_terminal(*AGAINST_THE_ENGINE, typed="exercise english english-01\nsetup\n23-18\n18x2\nnext\n"
+                                                  "quit\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Right: 23-18 is the solution" in text and "Exercise english-01 solved." in text
+    assert "move 2: 27-31 (black)" in text                  # the line's reply, played by itself
+    assert "move 3: 18x2 (white)" in text and "Right: 18x2, as the line goes." in text
+    assert "move 4: 10-15 (black)" in text
+    assert "The line is played out: exercise english-01 is done. Type `next`" in text
+    after = text.split("The line is played out")[1]
+    assert "Exercise english-02 (2 of 28)" in after and after.rstrip().endswith("setup>")

@@ -50,9 +50,16 @@ def test_an_exercise_is_set_up_by_the_lit_squares_and_solved_on_the_virtual_boar
         solution = position.parse_move(exercise.solution)
         page.wait_for_selector(f"{cell(*rc(solution.from_square))}[data-led]")
         click_square(page, *rc(solution.from_square))
-        click_square(page, *rc(solution.to_square))
+        page.click(cell(*rc(solution.to_square)))        # the line's reply may take the piece off at once
         page.wait_for_selector("#lesson-status[data-solved='yes']")
         assert f"Right: {exercise.solution} is the solution" in page.text_content("#messages")
+        # issue 28 item 13: the line's reply is played by itself, and Next exercise sets up the next one
+        page.wait_for_function(f"() => document.querySelector('#messages').textContent.includes("
+                               f"'The computer (black) plays {exercise.line[1]}')")
+        wait_state(page, "person.idle")                  # the line's reply played by itself
+        following = live.session.state()["lesson"]["next_exercise"]
+        page.click("#lesson-next")
+        page.wait_for_selector(f"#lesson-title:has-text('Exercise {following} ')")
     assert exercise.id in (tmp_path / "journal" / "exercises.json").read_text()
 
 
@@ -88,3 +95,9 @@ def test_a_library_game_is_replayed_from_the_viewer(pw: Playwright, tmp_path: Pa
         page.wait_for_function("() => /engine review/.test(document.querySelector('#lesson-status')"
                                ".textContent) === false")
         assert "for White" in page.text_content("#lesson-status")
+        page.click("#lesson-stop")                       # issue 28 item 1: Stop ends it at once
+        page.wait_for_selector("#lesson-panel", state="hidden")
+        wait_state(page, "person.idle")                  # the position reached, for free play
+        assert "The replay stopped after 6 plies" in page.text_content("#messages")
+        assert "restart" not in page.text_content("#messages")
+        assert len(live.session.controller.records) == 0

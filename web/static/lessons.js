@@ -8,7 +8,7 @@ export function bindLessons(ctx) {
   const step = (name) => () => ctx.command("lesson_step", { step: name });
   const start = (exercise) => ctx.command("start_exercise", { variant: $("#ex-variant").value, exercise });
   $("#ex-start").onclick = () => start($("#ex-id").value.trim());
-  $("#lesson-next").onclick = () => start("");
+  $("#lesson-next").onclick = step("next");   // the next exercise of the same variant (issue 28 item 13)
   $("#lesson-hint").onclick = step("hint");
   $("#lesson-back").onclick = step("back");
   $("#lesson-forward").onclick = step("forward");
