@@ -313,6 +313,27 @@ class _Replay:
         return JournalState(self.header, tuple(self.records), self.ended, games)
 
 
+def game_from_json(game: object, where: str) -> JournalState:
+    """A game written as ``{"settings": ..., "plies": [...]}`` (a sensor log's header) checked as a journal
+    is: the settings, then every ply replayed through the rules (ValueError naming the ply and the fault)."""
+    if not isinstance(game, dict) or not isinstance(game.get("settings"), dict):
+        raise ValueError(f"{where}: expected a game with its settings")
+    plies = game.get("plies") or []
+    if not isinstance(plies, list):
+        raise ValueError(f"{where}: the plies must be a list, not {type(plies).__name__}")
+    checked = _Replay()
+    for number, entry in enumerate([{"type": "start", "settings": game["settings"]}, *plies]):
+        try:
+            if not isinstance(entry, dict) or entry.get("type") not in ("start", "move", "forced"):
+                raise _Bad("expected a move or forced ply")
+            checked.add(entry)
+        except _Bad as exc:
+            raise ValueError(f"{where}: {f'ply {number}' if number else 'settings'}: {exc}") from None
+    state = checked.state()
+    assert state is not None
+    return state
+
+
 def replay_positions(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Iterator[Game]:
     """The game at its start and after each of ``records``, in one pass (raises ValueError on a bad record).
     The Game yielded is advanced in place by the next step: read what you need before taking the next."""

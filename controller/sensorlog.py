@@ -19,18 +19,23 @@ from typing import Any, TextIO
 from firmware_bridge import types as colors
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.types import Cell, LedFrame, Pattern, Rgb
+from readers import ReadError, expect_dict, expect_int, loads, read_text
 from rules import get_variant
 
 from . import commands as cmd
 from . import events as ev
 from .config import Config, ConfigError
-from .journal import JournalState, Record
+from .journal import JournalState, Record, game_from_json
 from .machine import Controller
 from .settings import GameSettings
 from .squares import BoardMap
 
 FORMAT = "dboard sensor log"
 VERSION = 1
+MAX_LOG_BYTES = 256 * 1024 * 1024
+"""A day of play logs a few megabytes."""
+MAX_LINE_DEPTH = 8
+"""The deepest line a log writes (a header's game: settings, plies, clocks) is 5 levels."""
 REPLAYED_CONFIG = ("settle_ms", "king_settle_ms", "grace_ms", "touch_move", "takeback", "new_game_on_start",
                    "accept_alternative", "teaching")
 """The settings that change how the board is read: written into the log, used by its replay."""
@@ -117,6 +122,8 @@ class SensorLog:
     config: dict[str, Any]
     game: dict[str, Any]
     start: float
+    records: tuple[Record, ...] = ()
+    """The plies the game had when the log began, checked against the rules."""
     entries: list[Entry] = field(default_factory=list)
 
     def __repr__(self) -> str:
@@ -131,14 +138,22 @@ def _cells(value: Any, where: str) -> list[Cell]:
     return [(c[0], c[1]) for c in value]
 
 
+def _header(path: str, entry: dict[str, Any], t: float) -> SensorLog:
+    """The log begun by header `entry`: the board's size, the config, and the game checked as a journal."""
+    rows = expect_int(entry.get("rows"), "rows", 2, 26)
+    cols = expect_int(entry.get("cols"), "cols", 2, 26)
+    config = expect_dict(entry.get("config"), "config")
+    state = game_from_json(entry.get("game"), "game")
+    return SensorLog(path, rows, cols, config, {"settings": state.header["settings"]}, t, state.records)
+
+
 def read_log(path: Path | str, lines: Iterable[str] | None = None) -> SensorLog:
     """Parse a sensor log (``lines`` instead of reading ``path``); a torn last line is ignored."""
     if lines is None:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SensorLogError(f"{path}: cannot read the sensor log: {exc.strerror or exc}") from None
-        lines = text.split("\n")
+            lines = read_text(path, what="sensor log", limit=MAX_LOG_BYTES).split("\n")
+        except ReadError as exc:
+            raise SensorLogError(str(exc)) from None
     rows = list(lines)
     parsed: SensorLog | None = None
     last_t = float("-inf")
@@ -147,12 +162,12 @@ def read_log(path: Path | str, lines: Iterable[str] | None = None) -> SensorLog:
             continue
         where = f"{path}:{number}"
         try:
-            entry = json.loads(line)
-        except ValueError:
+            entry = loads(line, where, max_depth=MAX_LINE_DEPTH)
+        except ReadError as exc:
             if number == len(rows) or (number == len(rows) - 1 and not rows[-1].strip()):
                 break   # the last line was torn by a crash
-            raise SensorLogError(f"{where}: not a JSON object: {line[:60]!r}") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("t"), int | float):
+            raise SensorLogError(str(exc)) from None
+        if not isinstance(entry, dict) or type(entry.get("t")) not in (int, float):
             raise SensorLogError(f"{where}: expected an object with a time \"t\", got {line[:60]!r}")
         t = float(entry["t"])
         if parsed is None:
@@ -163,10 +178,8 @@ def read_log(path: Path | str, lines: Iterable[str] | None = None) -> SensorLog:
                 raise SensorLogError(f"{where}: sensor log version {entry.get('version')!r}, this program "
                                      f"reads version {VERSION}")
             try:
-                parsed = SensorLog(str(path), int(entry["rows"]), int(entry["cols"]), dict(entry["config"]),
-                                   dict(entry["game"]), t)
-                GameSettings.from_json(parsed.game["settings"]).check()
-            except (KeyError, TypeError, ValueError) as exc:
+                parsed = _header(str(path), entry, t)
+            except ValueError as exc:
                 raise SensorLogError(f"{where}: bad header: {exc}") from None
             last_t = t
             continue
@@ -289,12 +302,8 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
     settings = GameSettings.from_json(log.game["settings"])
     ctl = Controller(config, clock=clock, emit=emit, request_engine=lambda job: None, settings=settings,
                      show=lambda frame: frames.append((clock.now() - log.start, frame)))
-    plies = log.game.get("plies") or []
-    if plies:
-        records = tuple(Record(p["type"], p["text"], p["fen"], p.get("by", ""), p.get("seconds"),
-                               (p["clocks"][0], p["clocks"][1]) if p.get("clocks") else None, p.get("wall"))
-                        for p in plies)
-        ctl.resume(JournalState({"settings": settings.to_json()}, records, None))
+    if log.records:
+        ctl.resume(JournalState({"settings": settings.to_json()}, log.records, None))
     else:
         ctl.new_game()
     squares: set[Cell] = set()
@@ -322,9 +331,9 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
     end = log.entries[-1].t if log.entries else log.start
     wait = max(config.settle_ms, getattr(config, "king_settle_ms", 0), config.grace_ms) / 1000 + 0.5
     _run_timers(ctl, clock, end + wait)
-    base = len(plies)
+    base = len(log.records)
     texts = [r.text for r in ctl.records]
-    moves = texts[base:] if [p["text"] for p in plies] == texts[:base] else texts
+    moves = texts[base:] if [r.text for r in log.records] == texts[:base] else texts
     return Replay(ctl, moves, refusals, said, frames, logged, changes, time.perf_counter() - started)
 
 

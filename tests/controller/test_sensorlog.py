@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller import cli
 from controller import commands as cmd
@@ -114,7 +116,7 @@ HEADER = {"log": "dboard sensor log", "version": 1, "rows": 8, "cols": 8, "confi
     (['{"t": 1, "on": []}'], r"x.jsonl:1: not a sensor log"),
     ([json.dumps({**HEADER, "version": 9})], r"x.jsonl:1: sensor log version 9, this program reads version"),
     ([json.dumps({**HEADER, "game": {"settings": {"variant": "chess"}}})], r"x.jsonl:1: bad header: .*chess"),
-    ([json.dumps(HEADER), "nonsense", '{"t": 2, "on": []}'], r"x.jsonl:2: not a JSON object"),
+    ([json.dumps(HEADER), "nonsense", '{"t": 2, "on": []}'], r"x.jsonl:2: not JSON \(Expecting value"),
     ([json.dumps(HEADER), '{"on": []}'], r"x.jsonl:2: expected an object with a time"),
     ([json.dumps(HEADER), '{"t": 0.5, "on": []}'], r"x.jsonl:2: time 0.5 is earlier than the line before"),
     ([json.dumps(HEADER), '{"t": 2, "on": [[1]]}'], r"x.jsonl:2: expected a list of \[row, col\] cells"),
@@ -132,3 +134,67 @@ def test_a_torn_last_line_is_ignored_and_a_missing_file_is_one_line_error(
     assert [e.data for e in log.entries] == [([(2, 0)], [])]
     with pytest.raises(SystemExit, match=r"replay-sensors: error: .*nothing.jsonl: cannot read the sensor"):
         cli.main(["replay-sensors", str(tmp_path / "nothing.jsonl")])
+
+
+def _plies(*texts: str) -> list[dict[str, object]]:
+    board, out = Board("english"), []
+    for text in texts:
+        by = "white" if board.turn.name == "WHITE" else "black"
+        board.push(board.parse_move(text))
+        out.append({"type": "move", "text": text, "fen": board.fen(), "by": by, "clocks": [60.0, 60.0]})
+    return out
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-10**25, 10**25) | st.floats(allow_nan=False)
+                       | st.text(max_size=6),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                   max_size=3),
+                       max_leaves=10)
+PLY_FIELDS = st.sampled_from(["type", "text", "fen", "by", "seconds", "clocks", "wall"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(target=st.sampled_from(["plies", "ply", "header", "line", "nesting"]), field=PLY_FIELDS,
+       key=st.sampled_from(["rows", "cols", "config", "game", "t"]), value=JSONISH,
+       depth=st.integers(1, 5000))
+def test_a_hostile_header_or_line_is_one_error_naming_the_line(target: str, field: str, key: str,
+                                                               value: object, depth: int) -> None:
+    """Wrong types anywhere in the header's game (missing text, a string for the plies, clocks of one
+    number), in its fields, in a line, or deep nesting: ``FILE:LINE: ...`` or a clean log (issue 30, 8)."""
+    header = json.loads(json.dumps(HEADER))
+    header["game"]["plies"] = _plies("11-15", "23-19")
+    lines = ['{"t": 2, "on": [[0, 1]]}']
+    if target == "plies":
+        header["game"]["plies"] = value
+    elif target == "ply":
+        if value is None:
+            header["game"]["plies"][1].pop(field, None)
+        else:
+            header["game"]["plies"][1][field] = value
+    elif target == "header":
+        header[key] = value
+    elif target == "line":
+        lines = [json.dumps({"t": 2, field: value})]
+    else:
+        lines = ['{"t": 2, "on": ' + "[" * depth + "]" * depth + "}", '{"t": 3, "on": []}']
+    try:
+        log = read_log("x.jsonl", [json.dumps(header), *lines])
+    except SensorLogError as exc:
+        assert str(exc).startswith(("x.jsonl:1: bad header: ", "x.jsonl:1: ", "x.jsonl:2: ")), str(exc)
+        assert "\n" not in str(exc)
+        return
+    assert all(r.text in ("11-15", "23-19") for r in log.records) and len(log.records) <= 2
+
+
+def test_the_header_names_what_is_wrong_in_its_game() -> None:
+    bad = "x.jsonl:1: bad header: game: "
+    for change, error in (
+            (lambda g: g["plies"][1].pop("text"), bad + "ply 2: its 'text' is missing"),
+            (lambda g: g.__setitem__("plies", "11-15"), bad + "the plies must be a list"),
+            (lambda g: g["plies"][0].__setitem__("clocks", 5), bad + "ply 1: its clocks are not two numbers"),
+            (lambda g: g["plies"][0].__setitem__("text", "12-16"), bad + "ply 1: its position after 12-16")):
+        header = json.loads(json.dumps(HEADER))
+        header["game"]["plies"] = _plies("11-15", "23-19")
+        change(header["game"])
+        with pytest.raises(SensorLogError, match=error):
+            read_log("x.jsonl", [json.dumps(header)])
