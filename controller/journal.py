@@ -265,7 +265,7 @@ class _Replay:
         _number(entry.get("seconds"), "seconds")
         clocks = entry.get("clocks")
         if clocks is not None:
-            if not isinstance(clocks, list) or len(clocks) != 2:
+            if not isinstance(clocks, list) or len(clocks) != 2 or any(c is None for c in clocks):
                 raise _Bad("its clocks are not two numbers")
             for value in clocks:
                 _number(value, "a clock")

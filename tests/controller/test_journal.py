@@ -203,6 +203,7 @@ DAMAGE = {
     "line of another journal": (lambda d, t: _relined(d, [0, 1, 2, 3, 4, -1, 6], _foreign_line(t, 5)), 5),
     "bad settings, checksums redone": (lambda d, t: _reseal_at(d, 0, {"settings": {"variant": "chess"}}), 0),
     "second start, checksums redone": (lambda d, t: _reseal_at(d, 3, insert=records(d)[0]), 3),
+    "clocks of nulls, checksums redone": (lambda d, t: _reseal_at(d, 5, {"clocks": [None, None]}), 5),
     "end with a bad result, checksums redone": (lambda d, t: _reseal_at(d, 7, insert={
         "type": "end", "result": "2-0", "reason": "resignation"}), 7),
 }
