@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from readers import ReadError, check_regular
 from rules import Color, Game, Variant
 
 from .durable import (
@@ -40,6 +41,8 @@ from .durable import (
 from .settings import GameSettings
 
 JOURNAL_NAME = "game.journal"
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+"""A game of a thousand plies with clocks journals well under 1 MB."""
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
 _CRC_LINE = re.compile(rb"[0-9a-f]{8} ")
@@ -419,18 +422,22 @@ def scan_bytes(path: Path, data: bytes) -> Scan:
 
 
 def scan(path: Path) -> Scan:
-    """Read the journal file at ``path`` (nothing is changed): its valid prefix, damage and format."""
+    """Read the journal file at ``path`` (nothing is changed): its valid prefix, damage and format. A file
+    that cannot be a journal (a FIFO, a device such as a link to /dev/zero, a huge file) or cannot be read
+    (a failing card) is damaged from its first line: it is set aside whole, unread."""
+    path = Path(path)
+    size = 0
     try:
-        data = Path(path).read_bytes()
+        info = path.stat()
+        size = info.st_size
+        check_regular(info, path, "journal", MAX_JOURNAL_BYTES)
+        data = path.read_bytes()
     except FileNotFoundError:
-        return Scan(Path(path), False)
-    except OSError as exc:   # a failing card: the file is set aside whole, unread
-        try:
-            size = Path(path).stat().st_size
-        except OSError:
-            size = 0
-        unread = Damage(1, f"it cannot be read: {plain_reason(exc)}", 1, size)
-        return Scan(Path(path), True, size, damage=unread)
+        return Scan(path, False)
+    except ReadError as exc:
+        return Scan(path, True, size, damage=Damage(1, exc.reason.replace("the journal", "it", 1), 1, size))
+    except OSError as exc:
+        return Scan(path, True, size, damage=Damage(1, f"it cannot be read: {plain_reason(exc)}", 1, size))
     return scan_bytes(path, data)
 
 

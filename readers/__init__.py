@@ -3,7 +3,7 @@ bounded nesting and numbers, values of exact types, and on failure one `ReadErro
 peer), the line or field and what was expected. A leaf package: it imports nothing of ours, so every layer
 (the rules core included) may read through it."""
 
-from readers.files import ReadError, read_bytes, read_text
+from readers.files import ReadError, check_regular, read_bytes, read_text
 from readers.values import (
     at,
     expect_bool,
@@ -15,5 +15,5 @@ from readers.values import (
     loads,
 )
 
-__all__ = ["ReadError", "at", "expect_bool", "expect_dict", "expect_int", "expect_list", "expect_number",
-           "expect_str", "loads", "read_bytes", "read_text"]
+__all__ = ["ReadError", "at", "check_regular", "expect_bool", "expect_dict", "expect_int", "expect_list",
+           "expect_number", "expect_str", "loads", "read_bytes", "read_text"]

@@ -52,15 +52,15 @@ def loads(text: str | bytes, where: str, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ReadError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+            raise ReadError(where, f"not UTF-8 text (byte {exc.start})") from None
     if _depth(text) > max_depth:
-        raise ReadError(f"{where}: nested deeper than {max_depth} levels")
+        raise ReadError(where, f"nested deeper than {max_depth} levels")
     try:
         return json.loads(text, parse_int=_integer, parse_constant=_constant)
     except json.JSONDecodeError as exc:
-        raise ReadError(f"{where}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise ReadError(where, f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
-        raise ReadError(f"{where}: not JSON ({exc})") from None
+        raise ReadError(where, f"not JSON ({exc})") from None
 
 
 def at(where: str, key: object, separator: str = ".") -> str:
@@ -79,7 +79,7 @@ def _got(value: object) -> str:
 
 
 def _wrong(where: str, expected: str, value: object) -> ReadError:
-    return ReadError(f"{where}: expected {expected}, got {_got(value)}")
+    return ReadError(where, f"expected {expected}, got {_got(value)}")
 
 
 def expect_dict(value: object, where: str) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def expect_list(value: object, where: str, max_items: int = 100_000) -> list[Any
     if not isinstance(value, list):
         raise _wrong(where, "a list", value)
     if len(value) > max_items:
-        raise ReadError(f"{where}: a list of {len(value)} items, more than the {max_items} it may have")
+        raise ReadError(where, f"a list of {len(value)} items, more than the {max_items} it may have")
     return value
 
 
@@ -100,7 +100,7 @@ def expect_str(value: object, where: str, max_length: int = 10_000) -> str:
     if not isinstance(value, str):
         raise _wrong(where, "a text", value)
     if len(value) > max_length:
-        raise ReadError(f"{where}: a text of {len(value)} characters, more than the {max_length} it may have")
+        raise ReadError(where, f"a text of {len(value)} characters, more than the {max_length} it may have")
     return value
 
 
@@ -115,7 +115,7 @@ def expect_int(value: object, where: str, low: int | None = None, high: int | No
     if not isinstance(value, int) or isinstance(value, bool):
         raise _wrong(where, "a whole number", value)
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ReadError(f"{where}: {value} is outside {low}..{high}")
+        raise ReadError(where, f"{value} is outside {low}..{high}")
     return value
 
 
@@ -124,5 +124,5 @@ def expect_number(value: object, where: str, low: float, high: float) -> float:
     if not isinstance(value, int | float) or isinstance(value, bool):
         raise _wrong(where, "a number", value)
     if not low <= value <= high:
-        raise ReadError(f"{where}: {value} is outside {low}..{high}")
+        raise ReadError(where, f"{value} is outside {low}..{high}")
     return float(value)

@@ -4,6 +4,7 @@ the longest valid prefix is kept, the damaged journal set aside whole, and the o
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from journals import begin, bodies, line_spans, old_format, play, records, reseal, restart, states_after
 
 from controller.durable import DAMAGED_INFIX
-from controller.journal import JOURNAL_NAME, Journal, replay, scan, scan_bytes
+from controller.journal import JOURNAL_NAME, MAX_JOURNAL_BYTES, Journal, replay, scan, scan_bytes
 
 
 @pytest.fixture
@@ -392,3 +393,29 @@ def test_a_journal_that_cannot_be_read_is_set_aside_whole(tmp_path: Path,
     assert message is not None and "(it cannot be read: the card failed (input/output error))" in message
     [copy] = _damaged_copies(tmp_path)
     assert copy.read_bytes() == data and not (tmp_path / JOURNAL_NAME).exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory", "huge"])
+def test_a_journal_that_is_no_file_is_set_aside_without_hanging_or_filling_memory(tmp_path: Path,
+                                                                                  kind: str) -> None:
+    """A FIFO would hang the read, a link to /dev/zero would grow without bound (issue 30 item 9): each is
+    damaged from its first line, moved aside whole, and the next game journals afresh."""
+    path = tmp_path / JOURNAL_NAME
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        with open(path, "wb") as handle:
+            handle.truncate(MAX_JOURNAL_BYTES + 1)   # sparse: no disk used
+    found = scan(path)
+    assert found.exists and found.state is None and found.damage is not None
+    size = MAX_JOURNAL_BYTES
+    expected = {"fifo": "it is a FIFO, not a regular file", "dev-zero": "it is a device, not a regular file",
+                "directory": "it is a directory, not a regular file",
+                "huge": f"it has {size + 1} bytes, more than the {size} it may have"}
+    assert found.damage.reason == expected[kind]
+    opened, record = restart(tmp_path)
+    assert record is None and opened.damaged_copy is not None and not path.exists()
