@@ -21,7 +21,6 @@ import asyncio
 import json
 import multiprocessing as mp
 import random
-import re
 import resource
 import shutil
 import sys
@@ -39,7 +38,8 @@ from broker import Mosquitto  # noqa: E402  (tests/hall: a mosquitto on a free l
 PREFIX, EVENT = "dboard", "bench"
 BOARD_PROCESSES = 4
 RAM = Path("/dev/shm")
-SEQ = re.compile(rb'"seq":(\d+)')
+DRAIN_SECONDS = 60.0
+"""How long the hall is given, once the boards stopped, to have every move they committed."""
 
 
 def cpu_seconds() -> float:
@@ -142,16 +142,20 @@ async def _hall(address: str, folder: Path, conn: Connection) -> None:
     server = HallServer(HallConfig(broker=address, port=0, data_dir=str(folder), client_id="bench-hall"))
     registry = server.hall.registry
     applied: dict[tuple[str, int], float] = {}
+    seen: dict[str, int] = {}
     receive = registry.receive
 
     def timed(topic: str, payload: bytes) -> None:
+        """Every entry the hall has applied, however it came (a stream message, a retained game asked for
+        again), timed when it was applied."""
         receive(topic, payload)
-        if topic.endswith("/stream"):
-            seq = SEQ.search(payload)
-            board = topic.split("/")[3]
-            feed = registry.boards.get((EVENT, "1", board))
-            if seq and feed is not None and feed.game is not None and feed.game.seq >= int(seq.group(1)):
-                applied.setdefault((board, int(seq.group(1))), time.monotonic())
+        board = topic.split("/")[3]
+        feed = registry.boards.get((EVENT, "1", board))
+        if feed is not None and feed.game is not None and feed.game.seq > seen.get(board, 0):
+            now = time.monotonic()
+            for seq in range(seen.get(board, 0) + 1, feed.game.seq + 1):
+                applied.setdefault((board, seq), now)
+            seen[board] = feed.game.seq
 
     registry.receive = timed  # type: ignore[method-assign]
     await server.start()
@@ -167,10 +171,14 @@ async def _hall(address: str, folder: Path, conn: Connection) -> None:
             assert reply.status_code == 200
             renders.append(time.monotonic() - t)
             await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - t)))
-    conn.recv()
+    committed: set[tuple[str, int]] = conn.recv()
     used, elapsed = cpu_seconds() - cpu, time.monotonic() - wall
+    drained = time.monotonic()   # the boards have stopped: wait until the hall has every move they committed
+    while not committed <= applied.keys() and time.monotonic() - drained < DRAIN_SECONDS:
+        await asyncio.sleep(0.1)
     conn.send({"applied": applied, "cpu": used / elapsed, "rss": rss_mb(), "renders": renders,
-               "dropped": registry.dropped, "duplicates": registry.duplicates})
+               "dropped": registry.dropped, "duplicates": registry.duplicates,
+               "recoveries": server.hall.recoveries, "drain": time.monotonic() - drained})
     await server.stop()
 
 
@@ -244,8 +252,8 @@ def main() -> int:
             for name in groups:
                 committed.update(pipes[name][0].recv())
             shutil.rmtree(journals, ignore_errors=True)
-            for name in ("hall", "bare"):
-                pipes[name][0].send("stop")
+            pipes["hall"][0].send(set(committed))
+            pipes["bare"][0].send("stop")
             hall, bare = pipes["hall"][0].recv(), pipes["bare"][0].recv()
             for proc in procs:
                 proc.join(30)
@@ -253,8 +261,9 @@ def main() -> int:
             broker.stop()
     moves = len(committed)
     hall_d, bare_d = delays(committed, hall["applied"]), delays(committed, bare["applied"])
-    print(f"moves committed: {moves} ({moves / args.seconds:.0f}/s); in the hall: {len(hall_d)}, "
-          f"at the bare subscriber: {len(bare_d)}; dropped {hall['dropped']}, "
+    print(f"moves committed: {moves} ({moves / args.seconds:.0f}/s); in the hall: {len(hall_d)} "
+          f"({hall['drain']:.1f} s after the boards stopped; {hall['recoveries']} retained games asked for "
+          f"again), at the bare subscriber: {len(bare_d)}; dropped {hall['dropped']}, "
           f"already held {hall['duplicates']}")
     print(f"{'':24}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'CPU %':>8}{'RSS MB':>8}")
     for name, d, r in (("hall (dboard hall)", hall_d, hall), ("bare paho subscriber", bare_d, bare)):

@@ -150,7 +150,8 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
     async def api_status(request: Request) -> Response:
         return JSONResponse({"connected": hall.connected.is_set(), "refused": hall.refused,
                              "applied": registry.applied, "duplicates": registry.duplicates,
-                             "dropped": registry.dropped, "boards": len(registry.boards)})
+                             "dropped": registry.dropped, "boards": len(registry.boards),
+                             "recoveries": hall.recoveries})
 
     async def round_pdn(request: Request) -> Response:
         event, round_ = request.path_params["event"], request.path_params["round"]

@@ -135,10 +135,13 @@ class Registry:
         return any(old.get(k) != data.get(k) for k in keys)
 
     def _check_lag(self, feed: BoardFeed) -> None:
+        """Note since when the board is ahead of the hall: its status names entries the hall has not
+        applied, or entries wait for a gap in the stream to be filled."""
         status, game = feed.status, feed.game
         seq = status.get("seq")
-        behind = (status.get("online") and isinstance(seq, int) and
-                  (game is None or status.get("game") != game.game or game.seq < seq))
+        announced = status.get("online") and isinstance(seq, int) and (
+            game is None or status.get("game") != game.game or game.seq < seq)
+        behind = announced or (game is not None and bool(game.held))
         if not behind:
             feed.behind_since = None
         elif feed.behind_since is None:
@@ -193,6 +196,7 @@ class Registry:
     def _applied(self, feed: BoardFeed, game: GameStream, applied: int) -> bool:
         if not applied:
             self.duplicates += 1
+            self._check_lag(feed)   # an entry held for a gap: the hall is behind
             return False
         self.applied += applied
         if not game.held:
@@ -253,6 +257,11 @@ class Registry:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait_for(lambda: self.versions.get(key, 0) != version),
                                        timeout)
+
+    def lagging(self, since: float) -> list[BoardFeed]:
+        """The boards the hall has been behind since before ``since`` (monotonic seconds): a broker that
+        dropped their messages, to be asked for their retained state again."""
+        return [f for f in self.boards.values() if f.behind_since is not None and f.behind_since <= since]
 
     # --- queries -------------------------------------------------------------------------------------
     def round(self, event: str, round_: str) -> list[BoardFeed]:

@@ -23,6 +23,13 @@ from .registry import BoardFeed, Registry, board_order
 
 log = logging.getLogger(__name__)
 
+RECOVER_AFTER = 2.0
+"""A board the hall is behind for this long is asked for its retained game and status again."""
+RECOVER_BACKOFF = (2.0, 4.0, 8.0, 16.0, 30.0)
+"""The waits between the asks for one board while it stays behind (the last one repeats)."""
+RECOVER_BATCH = 8
+"""The most boards asked for at once: what they send back must fit a broker's queue, or it is dropped too."""
+
 
 class Hall:
     """Subscribes to every board under the prefix and keeps the registry, archive and books."""
@@ -40,6 +47,11 @@ class Hall:
         self.client.on_connect_fail = self._on_connect_fail
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
+        self._asked: dict[tuple[str, str, str], tuple[float, int]] = {}
+        """Each lagging board: when its retained state was last asked for, and how many times."""
+        self.recoveries = 0
+        """How many times a board's retained state was asked for again (the broker had dropped messages)."""
+        self._recovery: asyncio.Task[None] | None = None
 
     @property
     def archive_dir(self) -> Path:
@@ -49,9 +61,14 @@ class Hall:
         """Connect (in the background; paho reconnects after every loss)."""
         self._loop = asyncio.get_running_loop()
         connect(self.client, self.config.broker_settings(), persistent=True)
+        self._recovery = asyncio.create_task(self._recover_gaps(), name="hall gap recovery")
 
     async def stop(self) -> None:
         self._stopping = True
+        if self._recovery is not None:
+            self._recovery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._recovery
         self.client.disconnect()
         await asyncio.to_thread(self.client.loop_stop)
 
@@ -83,6 +100,37 @@ class Hall:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.registry.receive, message.topic, bytes(message.payload))
+
+    # --- gaps ------------------------------------------------------------------------------------------
+    async def _recover_gaps(self) -> None:
+        """Whatever the broker's queue limits: a board the hall stays behind is subscribed to again on its own
+        topics, so that the broker sends its retained game (every entry) and status once more."""
+        while True:
+            await asyncio.sleep(RECOVER_AFTER / 2)
+            if self.connected.is_set():
+                self.ask_again(self.registry.now())
+
+    def ask_again(self, now: float) -> list[BoardTopic]:
+        """Ask the broker again for the retained state of each board behind since ``RECOVER_AFTER``, each at
+        most once per its backoff; returns the boards asked for."""
+        lagging = {feed.key: feed for feed in self.registry.lagging(now - RECOVER_AFTER)}
+        self._asked = {key: asked for key, asked in self._asked.items() if key in lagging}
+        asked_now = []
+        for key, feed in lagging.items():
+            last, times = self._asked.get(key, (float("-inf"), 0))
+            if now - last < RECOVER_BACKOFF[min(times, len(RECOVER_BACKOFF) - 1)]:
+                continue
+            if len(asked_now) == RECOVER_BATCH:
+                break
+            self._asked[key] = (now, times + 1)
+            topic = f"{feed.topic.base}/+"
+            self.client.subscribe(topic, qos=1)   # a new subscription: the broker sends what it retains
+            if self._loop is not None:
+                self._loop.call_later(RECOVER_AFTER, self.client.unsubscribe, topic)
+            self.recoveries += 1
+            asked_now.append(feed.topic)
+            log.info("hall is behind board %s: asked the broker for its retained state again", feed.topic)
+        return asked_now
 
     # --- the arbiter's books ---------------------------------------------------------------------------
     def book(self, event: str) -> EventBook:

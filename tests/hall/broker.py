@@ -23,9 +23,11 @@ def free_port() -> int:
 
 
 class Mosquitto:
-    """One broker process; ``users`` (name -> password) turn authentication and the hall's ACL on."""
+    """One broker process; ``users`` (name -> password) turn authentication and the hall's ACL on, ``extra``
+    lines are added to its configuration (a small queue, say)."""
 
-    def __init__(self, folder: Path, *, users: dict[str, str] | None = None) -> None:
+    def __init__(self, folder: Path, *, users: dict[str, str] | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.folder = folder
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -43,7 +45,7 @@ class Mosquitto:
         else:
             lines.append("allow_anonymous true")
         self.config = folder / "mosquitto.conf"
-        self.config.write_text("\n".join(lines) + "\n")
+        self.config.write_text("\n".join([*lines, *extra]) + "\n")
 
     @property
     def address(self) -> str:
