@@ -115,7 +115,7 @@ class Hall:
         most once per its backoff; returns the boards asked for."""
         lagging = {feed.key: feed for feed in self.registry.lagging(now - RECOVER_AFTER)}
         self._asked = {key: asked for key, asked in self._asked.items() if key in lagging}
-        asked_now = []
+        asked_now: list[BoardTopic] = []
         for key, feed in lagging.items():
             last, times = self._asked.get(key, (float("-inf"), 0))
             if now - last < RECOVER_BACKOFF[min(times, len(RECOVER_BACKOFF) - 1)]:
