@@ -78,3 +78,30 @@ def test_the_statistics_page_after_a_few_recorded_games(pw: Playwright, tmp_path
         assert missing.status == 404 and missing.text().startswith("no statistics table 'moves'")
         unknown = page.request.get(f"{base}/api/rules/checkerz")
         assert unknown.status == 404 and "checkerz" in unknown.json()["error"]
+
+
+CSP_WATCH = """() => { window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(
+        `${e.violatedDirective}: ${e.sourceFile}:${e.lineNumber}`)); }"""
+
+
+def test_item16_the_statistics_page_breaks_no_rule_of_its_own_csp(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 28 item 16: the rating plot's legend is colored by a class, not an inline style the CSP blocks."""
+    with live_server(tmp_path, variant="english", opponent="engine", human_color="black", level=2,
+                     settle_ms=0) as live, browser(pw) as context:
+        errors: list[str] = []
+        page = context.pages[0] if context.pages else context.new_page()
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.add_init_script(f"({CSP_WATCH})()")
+        page = open_page(context, live.url)
+        resign_against_the_engine(page, 1)
+        page.click("#tab-stats")
+        legend = page.locator("figure.ratings[data-variant='english'] .legend[data-player='player']")
+        legend.wait_for()
+        line = page.locator("figure.ratings g.series[data-player='player'] polyline")
+        stroke = line.evaluate("(e) => getComputedStyle(e).stroke")
+        assert legend.evaluate("(e) => getComputedStyle(e).color") == stroke == "rgb(111, 177, 255)"
+        loss = page.locator("figure.results circle.dot.loss")
+        assert loss.evaluate("(e) => getComputedStyle(e).fill") == "rgb(224, 92, 92)"
+        assert page.evaluate("() => window.cspViolations") == []
+        assert errors == []
