@@ -8,7 +8,16 @@ import io
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import arranged, browser, live_server, open_page, wait_plies
+from web_harness import (
+    arranged,
+    beyond_viewport,
+    broken_words,
+    browser,
+    line_counts,
+    live_server,
+    open_page,
+    wait_plies,
+)
 
 from controller import commands as cmd
 
@@ -86,7 +95,7 @@ CSP_WATCH = """() => { window.cspViolations = [];
 
 
 def test_item16_the_statistics_page_breaks_no_rule_of_its_own_csp(pw: Playwright, tmp_path: Path) -> None:
-    """Issue 28 item 16: the rating plot's legend is colored by a class, not an inline style the CSP blocks."""
+    """Issue 28 item 16: the rating plot's legend is colored by a class, not by an inline style (CSP)."""
     with live_server(tmp_path, variant="english", opponent="engine", human_color="black", level=2,
                      settle_ms=0) as live, browser(pw) as context:
         errors: list[str] = []
@@ -105,3 +114,47 @@ def test_item16_the_statistics_page_breaks_no_rule_of_its_own_csp(pw: Playwright
         assert loss.evaluate("(e) => getComputedStyle(e).fill") == "rgb(224, 92, 92)"
         assert page.evaluate("() => window.cspViolations") == []
         assert errors == []
+
+
+LIBRARY = """[Event "club evening"]
+[Date "2026.11.30"]
+[White "Computer (level 10) from the club's Raspberry Pi"]
+[Black "Alexandra Konstantinopoulou-Wetherington"]
+[Result "0-1"]
+[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 14x23 0-1
+
+[Event "Blitz"]
+[Date "2026.11.28"]
+[White "Bob"]
+[Black "Cid"]
+[Result "1/2-1/2"]
+[Variant "spanish"]
+
+1. c3-d4 f6-e5 2. d4xf6 g7xe5 1/2-1/2
+"""
+
+
+def test_item17_the_statistics_tables_fit_a_phone(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 28 item 17: at 390 px the tables were cut off at the right; now each scrolls inside its panel,
+    its headers on one line and no word or move broken."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "club.pdn").write_text(LIBRARY, encoding="utf-8")
+    with live_server(tmp_path, opponent="person") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.click("#tab-stats")
+        for table in ("variants", "players", "levels", "openings"):
+            page.wait_for_selector(f"#stats-{table} td")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert beyond_viewport(page, "#stats", 390) == []
+        heads = line_counts(page, "#stats-body th")
+        assert len(heads) == 9 + 8 + 6 + 6 and set(heads) == {1}
+        assert broken_words(page, "#stats-body td") == []
+        assert set(line_counts(page, "#stats-openings td[data-col='opening']")) == {1}
+        scroller = page.locator("#stats-variants .table-scroll")
+        assert scroller.evaluate("(e) => e.scrollWidth > e.clientWidth")   # wider than a phone: it scrolls
+        scroller.evaluate("(e) => { e.scrollLeft = e.scrollWidth; }")
+        last = page.locator("#stats-variants th[data-col='average_moves']").bounding_box()
+        assert last is not None and last["x"] + last["width"] <= 390   # the last column is reached

@@ -23,12 +23,16 @@ export function openLibrary(ctx) {
       tr.className = g.finished === false ? "game unfinished" : "game";
       tr.dataset.id = g.id;
       const result = g.finished === false ? "unfinished" : g.result;
-      for (const v of [g.date, g.variant, g.white, g.black, result, Math.ceil(g.plies / 2)]) {
+      const cells = { date: g.date, variant: g.variant, white: g.white, black: g.black, result,
+        moves: Math.ceil(g.plies / 2) };
+      for (const [col, v] of Object.entries(cells)) {
         const td = document.createElement("td");
+        td.dataset.col = col;
         td.textContent = v;
         tr.appendChild(td);
       }
       const td = document.createElement("td");
+      td.dataset.col = "pdn";
       const a = document.createElement("a");
       a.href = `/api/games/${encodeURIComponent(g.id)}.pdn${ctx.query()}`;
       a.textContent = "PDN";
