@@ -19,6 +19,10 @@ const TABLES = {
     ["draw_pct", "Draw %"]] },
 };
 
+const FINISHED = "of the finished games (an unfinished one has no result yet)";
+const HINTS = { games: "the games saved; in brackets the finished ones, when not all are", white_pct: FINISHED,
+  black_pct: FINISHED, draw_pct: FINISHED, win_pct: FINISHED, score_pct: FINISHED };
+
 /** ctx: {query() -> "?token=..." or ""} */
 export function openStats(ctx) {
   async function load() {
@@ -71,16 +75,25 @@ function table(cols, rows) {
   const wrap = el("div", { class: "table-scroll" });
   const t = el("table", { class: "games stats" });
   const head = el("tr");
-  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k }, title));
+  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k, title: HINTS[k] || title }, title));
   t.appendChild(el("thead")).appendChild(head);
   const body = t.appendChild(el("tbody"));
   for (const row of rows) {
     const tr = el("tr");
-    for (const [k] of cols) tr.appendChild(el("td", { "data-col": k }, String(row[k] ?? "")));
+    for (const [k] of cols) tr.appendChild(el("td", { "data-col": k }, cellText(k, row)));
     body.appendChild(tr);
   }
   wrap.appendChild(t);
   return wrap;
+}
+
+/** A cell as `dboard stats` counts it: the games with the finished ones, which the percentages are of. */
+function cellText(col, row) {
+  if (col === "games" && row.finished != null && row.finished !== row.games)
+    return `${row.games} (${row.finished} finished)`;
+  const v = row[col];
+  if (typeof v === "number" && (col.endsWith("_pct") || col === "average_moves")) return v.toFixed(1);   // 100.0
+  return String(v ?? "");
 }
 
 // A plot frame: width W, height H, the data area inside the margins, y ticks and the x axis' two end labels.
