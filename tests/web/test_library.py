@@ -202,3 +202,36 @@ def test_item17_the_library_fits_a_phone_without_breaking_a_word(pw, tmp_path: P
         assert all(cells.nth(i).is_visible() for i in range(cells.count()))   # stacked, none left out
         assert page.locator("#games tr.game").first.locator("td[data-col='white']").evaluate(
             "(e) => getComputedStyle(e, '::before').content") == '"White: "'
+
+
+def test_item20_a_summary_names_the_variant_and_the_games_start_time(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261130-203000-international.pdn").write_text(LONG_NAMES, encoding="utf-8")  # board-named
+    (games / "club.pdn").write_text(TWO_GAMES, encoding="utf-8")
+    listed = {g["file"] + g["result"]: g for g in GameLibrary(tmp_path).listing()}
+    board = listed["20261130-203000-international.pdn0-1"]
+    assert (board["date"], board["time"]) == ("2026.11.30", "20:30")
+    assert board["variant_name"] == "International draughts" and board["variant"] == "international"
+    club = listed["club.pdn1/2-1/2"]   # a file named otherwise: its Date tag, no time
+    assert (club["date"], club["time"], club["variant_name"]) == ("2026.11.28", "", "Spanish draughts")
+
+
+def test_item20_the_library_page_shows_variant_names_dates_and_times(pw, tmp_path: Path) -> None:
+    """Issue 28 item 20: the list showed "international" and no time; the viewer's title too."""
+    from web_harness import browser, live_server, open_page
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261130-203000-international.pdn").write_text(LONG_NAMES, encoding="utf-8")
+    with live_server(tmp_path, opponent="person") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#tab-library")
+        row = page.locator("#games tr.game")
+        assert row.locator("td[data-col='date']").text_content() == "2026.11.30 20:30"
+        assert row.locator("td[data-col='variant']").text_content() == "International draughts"
+        row.click()
+        page.wait_for_selector("#v-ply[data-ply='0']")
+        assert page.text_content("#viewer-title") == (
+            "Computer (level 10) from the club's Raspberry Pi \u2013 Alexandra Konstantinopoulou-Wetherington"
+            "  0-1  (International draughts, 2026.11.30 20:30)")

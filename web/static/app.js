@@ -167,6 +167,7 @@ function render() {
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();
   if (!$("#ng-variant").dataset.userSet && s.variant) { $("#ng-variant").value = s.variant; renderOptions(); }
+  presetForm(s);
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
   renderBroadcast(s.broadcast);
   $("#auto-computer-label").hidden = s.auto_computer === null || s.auto_computer === undefined;
@@ -196,9 +197,23 @@ function render() {
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
   const playing = !s.result && s.state !== "setup";
   $("#btn-resign").disabled = !playing;
+  $("#btn-hint").disabled = !!s.result;   // a game over has no move to hint nor to take back
+  $("#btn-takeback").disabled = !!s.result || !s.moves.length;
   if (!playing) $("#resign-confirm").hidden = true;
   renderDraw();
   renderHealth(s);   // health.js: the board's link, faults, masked squares, moves to confirm, board test
+}
+
+/** The new-game form shows the game's own settings (a resumed level-5 game: level 5) until the person edits
+ a field. */
+function presetForm(s) {
+  const game = { "#ng-level": s.engine && s.engine.level, "#ng-color": s.human_color };
+  for (const [sel, value] of Object.entries(game)) {
+    const field = $(sel);
+    if (value == null || field.dataset.userSet || document.activeElement === field) continue;
+    if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === String(value)))
+      field.value = String(value);
+  }
 }
 
 function boardShape(s) {
@@ -545,8 +560,10 @@ function bindControls() {
   for (const b of document.querySelectorAll("#start-question button"))
     b.onclick = () => command("start_position_choice", { choice: b.dataset.choice });
   $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; renderOptions(); };
+  for (const sel of ["#ng-level", "#ng-color"]) $(sel).oninput = (e) => { e.target.dataset.userSet = "1"; };
   $("#new-game").onsubmit = (e) => {
     e.preventDefault();
+    for (const sel of ["#ng-level", "#ng-color"]) delete $(sel).dataset.userSet;   // the new game's, from now
     const level = parseInt($("#ng-level").value, 10);
     command("new_game", {
       variant: $("#ng-variant").value, human_color: $("#ng-color").value, opponent: $("#ng-opponent").value,
