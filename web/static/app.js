@@ -6,6 +6,7 @@ import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from 
 import { bindBroadcast, renderBroadcast } from "./broadcast.js";
 import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
+import { renderLegend } from "./legend.js";
 import { bindLessons } from "./lessons.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
@@ -622,5 +623,6 @@ function showTab(name, clicked = true) {
 }
 
 bindControls();
+renderLegend();
 initHealth(command, () => app.state);
 connect();
