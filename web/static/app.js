@@ -483,31 +483,11 @@ function renderOptions() {
   box.appendChild(legend);
   for (const o of options) {
     const value = o.name in current ? current[o.name] : o.default;
-    const label = document.createElement("label");
+    const label = document.createElement(o.kind === "list" ? "div" : "label");
     label.textContent = `${o.label} `;
-    label.title = o.name;
-    let input;
-    if (o.kind === "bool") {
-      input = document.createElement("input");
-      input.type = "checkbox";
-      input.checked = !!value;
-      label.className = "inline";
-    } else if (o.kind === "color" || o.kind === "choice") {
-      input = document.createElement("select");
-      for (const c of o.kind === "color" ? ["white", "black"] : o.choices) {
-        const opt = document.createElement("option");
-        opt.value = c;
-        opt.textContent = c.replace(/_/g, " ");
-        input.appendChild(opt);
-      }
-      input.value = value;
-    } else {
-      input = document.createElement("input");
-      if (o.kind === "int" || o.kind === "count_or_none") { input.type = "number"; input.min = 1; }
-      if (o.kind === "count_or_none") input.placeholder = "none";
-      if (o.kind === "list") input.placeholder = "none";
-      input.value = value === null ? "" : Array.isArray(value) ? value.join(",") : String(value);
-    }
+    const input = optionInput(o, value);
+    if (o.kind === "bool") label.className = "inline";
+    if (o.kind === "list") label.className = "option-list";
     input.dataset.option = o.name;
     input.dataset.kind = o.kind;
     input.id = `ng-option-${o.name}`;
@@ -516,14 +496,55 @@ function renderOptions() {
   }
 }
 
+/** The field of one option, offering only what it allows, in the server's words (o.labels): a checkbox,
+ a select, a number, or for a list one checkbox a value (the variant's own order first). */
+function optionInput(o, value) {
+  const words = o.labels || {};
+  let input;
+  if (o.kind === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    input.checked = !!value;
+  } else if (o.kind === "color" || o.kind === "choice") {
+    input = document.createElement("select");
+    for (const c of Object.keys(words)) {
+      const opt = document.createElement("option");
+      opt.value = c;
+      opt.textContent = words[c];
+      input.appendChild(opt);
+    }
+    input.value = value;
+  } else if (o.kind === "list") {
+    input = document.createElement("span");
+    input.className = "choices";
+    const chosen = Array.isArray(value) ? value : [];
+    for (const c of [...chosen, ...o.choices.filter((c) => !chosen.includes(c))]) {
+      const item = input.appendChild(document.createElement("label"));
+      item.className = "inline";
+      const box = item.appendChild(document.createElement("input"));
+      box.type = "checkbox";
+      box.dataset.choice = c;
+      box.checked = chosen.includes(c);
+      item.appendChild(document.createTextNode(words[c] || c));
+    }
+  } else {
+    input = document.createElement("input");
+    input.type = "number";
+    input.min = o.minimum ?? 1;
+    if (o.kind === "count_or_none") input.placeholder = "no limit";
+    input.value = value === null || value === undefined ? "" : String(value);
+  }
+  return input;
+}
+
 function optionValues() {   // the form's options as the command sends them (JSON values)
   const out = {};
   for (const input of document.querySelectorAll("#ng-options [data-option]")) {
-    const kind = input.dataset.kind, text = input.value.trim();
+    const kind = input.dataset.kind, text = (input.value || "").trim();
     out[input.dataset.option] = kind === "bool" ? input.checked
       : kind === "int" ? (/^\d+$/.test(text) ? Number(text) : text)
       : kind === "count_or_none" ? (text === "" ? null : /^\d+$/.test(text) ? Number(text) : text)
-      : kind === "list" ? text.split(",").map((t) => t.trim()).filter((t) => t && t !== "none")
+      : kind === "list" ? [...input.querySelectorAll("input[data-choice]:checked")].map((b) => b.dataset.choice)
       : input.value;
   }
   return out;
