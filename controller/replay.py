@@ -114,11 +114,12 @@ class ReplayLesson:
             raise ValueError(f"a replay has no step {step!r}: forward, back or stop")
 
     def title(self) -> str:
-        """A reader's title of the game: "Ann – Bob, 2026.11.30, Brazilian draughts" (unknown parts left out)."""
+        """A title for readers: "Ann \u2013 Bob, 2026.11.30, Brazilian draughts" (no unknown date)."""
         tags = self.game.tags
-        players = " – ".join(tags.get(side) or "?" for side in ("White", "Black"))
+        players = " \u2013 ".join(tags.get(side) or "?" for side in ("White", "Black"))
         date = tags.get("Date", "")
-        return ", ".join(part for part in (players, "" if "?" in date else date, self.start.variant.name) if part)
+        parts = (players, "" if "?" in date else date, self.start.variant.name)
+        return ", ".join(part for part in parts if part)
 
     def to_json(self, ply: int) -> dict[str, Any]:
         last = self.reviews[ply - 1].to_json() if 0 < ply <= len(self.reviews) else None

@@ -100,7 +100,7 @@ def game_time(path: Path, date: str) -> str:
 
 
 def variant_name(label: str) -> str:
-    """The variant's name for readers ("Brazilian draughts"), or ``label`` when it is not one the board plays."""
+    """The variant's name for readers ("Brazilian draughts"); ``label`` for a variant the board lacks."""
     try:
         import rules
 
