@@ -117,13 +117,22 @@ class ReplayLesson:
         else:
             raise ValueError(f"a replay has no step {step!r}: forward, back or stop")
 
+    def title(self) -> str:
+        """A title for readers: "Ann \u2013 Bob, 2026.11.30, Brazilian draughts" (no unknown date)."""
+        tags = self.game.tags
+        players = " \u2013 ".join(tags.get(side) or "?" for side in ("White", "Black"))
+        date = tags.get("Date", "")
+        parts = (players, "" if "?" in date else date, self.start.variant.name)
+        return ", ".join(part for part in parts if part)
+
     def to_json(self, ply: int) -> dict[str, Any]:
         last = self.reviews[ply - 1].to_json() if 0 < ply <= len(self.reviews) else None
         following = self.moves[ply] if ply < len(self.moves) else None
         board = self.start.copy()
         for move in self.moves[:ply]:
             board.push(move)
-        return {"kind": self.kind, "name": self.name, "label": self.game.label(), "ply": ply,
+        return {"kind": self.kind, "name": self.name, "label": self.game.label(), "title": self.title(),
+                "ply": ply,
                 "plies": len(self.moves), "result": self.game.result,
                 "next": board.move_text(following) if following is not None else None,
                 "review": last, "reviewed": len(self.reviews),

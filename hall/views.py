@@ -38,6 +38,25 @@ def last_move(game: GameStream) -> list[list[int]]:
     return [list(rc(move.from_square)), list(rc(move.to_square))]
 
 
+def move_labels(game: GameStream) -> list[str]:
+    """Every ply as the board's page writes it on its own: "3. 9-13" for the first mover's, "3. … 22-18" for
+    the second's; numbered by moves, not plies (a game set up for the second mover starts "1. … ")."""
+    assert game.variant is not None
+    first = "white" if game.variant.first == Color.WHITE else "black"
+    labels: list[str] = []
+    number, second_done = 0, True
+    for ply in game.plies:
+        if ply.by == first or second_done:
+            number += 1
+            second_done = False
+        if ply.by == first:
+            labels.append(f"{number}. {ply.text}")
+        else:
+            labels.append(f"{number}. \u2026 {ply.text}")
+            second_done = True
+    return labels
+
+
 def board_summary(feed: BoardFeed, book: EventBook, now: float) -> dict[str, Any]:
     """One board of the round page."""
     t = feed.topic
@@ -58,6 +77,7 @@ def board_summary(feed: BoardFeed, book: EventBook, now: float) -> dict[str, Any
         summary.update({
             "variant": game.variant.id, "rows": game.variant.height, "cols": game.variant.width,
             "plies": len(game.plies), "last": game.plies[-1].text if game.plies else None,
+            "last_label": move_labels(game)[-1] if game.plies else None,
             "turn": "white" if game.board.turn == Color.WHITE else "black",
             "pieces": pieces(game, game.board.fen()), "last_cells": last_move(game),
         })
@@ -73,7 +93,8 @@ def board_detail(feed: BoardFeed, book: EventBook, now: float) -> dict[str, Any]
     game = feed.game
     if game is not None and game.variant is not None:
         positions = game.positions()
-        detail["moves"] = [{"ply": i + 1, "text": p.text, "by": p.by, "clocks": p.clocks,
+        labels = move_labels(game)
+        detail["moves"] = [{"ply": i + 1, "text": p.text, "label": labels[i], "by": p.by, "clocks": p.clocks,
                             "pieces": pieces(game, positions[i + 1])} for i, p in enumerate(game.plies)]
         detail["start"] = pieces(game, positions[0])
     return detail

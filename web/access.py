@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 from controller.config import MIN_TOKEN
 
+from .addresses import network_addresses
+
 log = logging.getLogger(__name__)
 
 DEFAULT_LISTEN = "127.0.0.1"
@@ -174,8 +176,18 @@ class WebOptions:
         """The address to open in a browser, with the token when control needs it."""
         host = self.listen
         if host in WILDCARDS:
-            host = "127.0.0.1" if host != "::" else "[::1]"
-        elif ":" in host and not host.startswith("["):
+            host = "127.0.0.1" if host != "::" else "::1"
+        return self._url(host, port)
+
+    def network_urls(self, port: int | None = None) -> list[str]:
+        """The addresses a phone on the network opens, one for each of this machine's reachable addresses,
+        when listening on every interface (else none: :meth:`url` is the listen address's own)."""
+        if self.listen not in WILDCARDS:
+            return []
+        return [self._url(address, port) for address in network_addresses(ipv6=self.listen == "::")]
+
+    def _url(self, host: str, port: int | None) -> str:
+        if ":" in host and not host.startswith("["):
             host = f"[{host}]"
         url = f"http://{host}:{self.port if port is None else port}/"
         return f"{url}?token={self.token}" if self.token_required and self.token else url

@@ -86,18 +86,44 @@ def variant_label(tags: tuple[tuple[str, str], ...]) -> str:
     return "international"
 
 
+STAMP_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})\d{2}-")
+"""The start time in the name the board gives a game's file: ``20261130-203000-international.pdn``."""
+
+
+def game_time(path: Path, date: str) -> str:
+    """The game's start time "HH:MM" from its file's name, when that name is the board's for a game of
+    ``date`` (the Date tag holds no time); else ""."""
+    m = STAMP_RE.match(path.name)
+    if not m or date != f"{m[1]}.{m[2]}.{m[3]}":
+        return ""
+    return f"{m[4]}:{m[5]}"
+
+
+def variant_name(label: str) -> str:
+    """The variant's name for readers ("Brazilian draughts"); ``label`` for a variant the board lacks."""
+    try:
+        import rules
+
+        return rules.get_variant(label).name
+    except (ImportError, ValueError):
+        return label
+
+
 def summary(game_id: str, path: Path, tags: tuple[tuple[str, str], ...], plies: int,
             mtime: float | None) -> dict[str, Any]:
-    """What the library list shows: date, variant, players, result, whether and how the game ended, the
-    number of plies and the name its download gets."""
+    """What the library list shows: date and start time (when known), variant id and name, players,
+    result, whether and how the game ended, the number of plies and the name its download gets."""
     date = _tag(tags, "Date")
+    start = game_time(path, date)
     if (not date or "?" in date) and mtime is not None:
-        date = time.strftime("%Y.%m.%d %H:%M", time.localtime(mtime))
+        date, start = time.strftime("%Y.%m.%d", time.localtime(mtime)), time.strftime("%H:%M",
+                                                                                       time.localtime(mtime))
     result = _tag(tags, "Result", "*")
-    return {"id": game_id, "file": path.name, "date": date or "?", "variant": variant_label(tags),
-            "white": _tag(tags, "White", "?"), "black": _tag(tags, "Black", "?"), "result": result,
-            "finished": result != "*", "termination": _tag(tags, "Termination"), "plies": plies,
-            "event": _tag(tags, "Event")}
+    label = variant_label(tags)
+    return {"id": game_id, "file": path.name, "date": date or "?", "time": start, "variant": label,
+            "variant_name": variant_name(label), "white": _tag(tags, "White", "?"),
+            "black": _tag(tags, "Black", "?"), "result": result, "finished": result != "*",
+            "termination": _tag(tags, "Termination"), "plies": plies, "event": _tag(tags, "Event")}
 
 
 def download_name(path: Path, index: int, games_in_file: int) -> str:

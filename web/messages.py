@@ -43,9 +43,36 @@ def event_message(event: Any) -> dict[str, Any]:
     return {"type": "event", "kind": kind, "data": data}
 
 
+CHOICE_LABELS = {
+    "white": "White", "black": "Black",
+    "max_pieces": "the most pieces", "max_kings": "the most kings", "capture_with_king": "with a king",
+    "earliest_king": "the earliest king",
+    "stop": "stops there, crowned", "continue_as_king": "is crowned and captures on as a king",
+    "pass_through": "captures on as a man, uncrowned",
+    "reject": "is refused",
+    "opponent_choice_retract_or_accept": "the opponent has it retracted or accepts it",
+    "opponent_choice_retract_or_huff": "the opponent has it retracted or huffs the piece",
+    "accept_on_next_move": "stands once the opponent moves",
+    "repetition": "by repetition", "no_progress": "by moves without progress",
+}
+"""The new-game form's words for the values an option may take (rules/options.py lists the values)."""
+
+FORM_KINDS = ("color", "choice", "bool", "int", "count_or_none", "list")
+"""The option kinds the form offers; a "text" option (how a draw is named) keeps its variant's words."""
+
+
+def option_info(spec: Any, default: Any) -> dict[str, Any]:
+    """One option for the form: name, kind, label, its allowed values with their words, least value and
+    default."""
+    values = ["white", "black"] if spec.kind == "color" else list(spec.choices)
+    return {"name": spec.name, "kind": spec.kind, "label": spec.label, "choices": list(spec.choices),
+            "labels": {v: CHOICE_LABELS.get(v, v.replace("_", " ")) for v in values},
+            "minimum": spec.minimum, "default": spec.json(default)}
+
+
 def variants_info() -> list[dict[str, Any]]:
     """The variants the page offers for a new game: id, name, board size and lines, and the options each has
-    (name, kind, label, choices, default: the new-game form shows these, each preset to its default)."""
+    that the form offers (see :func:`option_info`; the form shows each preset to its default)."""
     try:
         import rules
         from rules.options import SPECS
@@ -55,9 +82,8 @@ def variants_info() -> list[dict[str, Any]]:
             variant = rules.get_variant(vid)
             geometry = variant.geometry
             squares = [[*geometry.rc(sq), geometry.name(sq)] for sq in geometry.squares]
-            options = [{"name": name, "kind": spec.kind, "label": spec.label, "choices": list(spec.choices),
-                        "default": spec.json(getattr(variant, name))}
-                       for name, spec in ((n, SPECS[n]) for n in variant.options)]
+            options = [option_info(SPECS[name], getattr(variant, name)) for name in variant.options
+                       if SPECS[name].kind in FORM_KINDS]
             out.append({"id": variant.id, "name": variant.name, "rows": variant.height,
                         "cols": variant.width, "squares": squares, "lines": _lines(variant),
                         "missed_capture_policy": variant.missed_capture_policy,

@@ -4,6 +4,7 @@ From ``dboard play``::
 
     async with Session(config, board, board, journal_dir) as session:
         server = await web.server.start_server(session, config)   # prints "Open http://127.0.0.1:8080/"
+                                                               # (and the network's URLs on 0.0.0.0)
         ...                                                        # the REPL, or `await server.wait()`
         await server.stop()
 
@@ -158,9 +159,8 @@ async def start_server(session: Any, config: Any = None, *,
     url = await server.start()
     if announce is not None:
         announce(f"Open {url}")
-        if server.options.listen in ("0.0.0.0", "::"):
-            remote = url.replace("127.0.0.1", socket.gethostname()).replace("[::1]", socket.gethostname())
-            announce(f"  (from other machines: {remote})")
+        for remote in server.options.network_urls(server.port):   # listening on every interface
+            announce(f"  from a phone or another machine on the network: {remote}")
     if server.options.token_required:
         log.warning("listening on %s: control actions need the token in the URL above%s",
                     server.options.listen, "; watching is open" if server.options.public_view else "")

@@ -102,7 +102,7 @@ class GameFacts:
     winner: str | None   # "white", "black", "draw" or None (unfinished)
     plies: int
     opening: str | None  # the first three plies, when the game started from the start position
-    date: str
+    date: str            # "2026.11.30 20:30", the time when known
 
     @classmethod
     def of(cls, record: LibraryGame) -> GameFacts:
@@ -123,8 +123,9 @@ class GameFacts:
         opening = None
         if len(record.moves) >= OPENING_PLIES and not record.tag("FEN"):
             opening = " ".join(record.moves[:OPENING_PLIES])
+        when = record.summary()
         return cls(variant, record.tag("White", "?"), record.tag("Black", "?"), WINNER.get(result),
-                   len(record.moves), opening, record.summary()["date"])
+                   len(record.moves), opening, f"{when['date']} {when['time']}".strip())
 
     def outcome(self, color: str) -> str | None:
         """"win", "draw" or "loss" for the player of ``color`` (None: unfinished)."""

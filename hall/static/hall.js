@@ -38,7 +38,7 @@ function tile(event, round, b) {
   t.append(el("div", {class: "players", text: `${b.white} - ${b.black}`}));
   if (b.pieces) t.append(drawBoard(b.rows, b.cols, b.pieces, b.last_cells));
   const clocks = b.clocks ? `${clock(b.clocks.white)} | ${clock(b.clocks.black)}` : "";
-  t.append(el("div", {class: "foot"}, el("span", {class: "lastmove", text: b.last ? `${b.plies}. ${b.last}` : "-"}),
+  t.append(el("div", {class: "foot"}, el("span", {class: "lastmove", text: b.last_label || "-"}),
               el("span", {class: "clock", text: clocks})));
   if (b.flags.length) t.append(el("div", {class: "flags", text: b.flags.join(", ")}));
   t.onclick = () => { location.hash = `#/${esc(event)}/${esc(round)}/${esc(b.board)}`; };
@@ -85,6 +85,10 @@ function showRound(event, round) {
   });
 }
 
+// A second mover's ply right after the first mover's is written without its number: "3. 9-13 22-18"; one
+// that opens the list (a game set up for the second mover) keeps it: "1. … 22-18".
+const answers = (moves, i) => i > 0 && moves[i].label.includes("\u2026") && !moves[i - 1].label.includes("\u2026");
+
 async function showGame(event, round, board) {
   nav(event, round);
   document.getElementById("title").textContent = `${event} - round ${round} - board ${board}`;
@@ -97,7 +101,7 @@ async function showGame(event, round, board) {
     const list = el("div", {class: "moves", id: "moves"});
     moves.forEach((m, i) => {
       const p = el("span", {class: "ply" + (i + 1 === index ? " sel" : ""), "data-ply": i + 1,
-                            text: (i % 2 === 0 ? `${i / 2 + 1}. ` : "") + m.text});
+                            text: answers(moves, i) ? m.text : m.label});
       p.onclick = () => { selected = i + 1 === moves.length ? null : i + 1; draw(data); };
       list.append(p, " ");
     });

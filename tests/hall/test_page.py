@@ -52,15 +52,18 @@ def test_the_round_on_a_projector(pw: Playwright, broker: Mosquitto, tmp_path: P
             assert box is not None and box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920
         one = ".tile[data-board='1']"
         assert page.text_content(f"{one} .players") == "White 1 - Black 1"
-        assert page.text_content(f"{one} .lastmove") == f"2. {sims[0].session.controller.records[-1].text}"
+        records = sims[0].session.controller.records   # English: Black's ply, then White's - move 1
+        assert page.text_content(f"{one} .lastmove") == f"1. \u2026 {records[-1].text}"   # as on the board
         assert len(page.query_selector_all(f"{one} .pc")) == 24
         assert ":" in (page.text_content(f"{one} .clock") or "")
         text = loop.run(sims[0].move())
-        page.wait_for_function(f"document.querySelector(\"{one} .lastmove\")?.textContent === '3. {text}'")
+        page.wait_for_function(f"document.querySelector(\"{one} .lastmove\")?.textContent === '2. {text}'")
         assert len(page.query_selector_all(f"{one} .sq.last")) == 2
 
         page.click(one)   # the whole game
         page.wait_for_selector("#game #moves .ply[data-ply='3']")
+        plies = page.eval_on_selector_all("#moves .ply", "es => es.map((e) => e.textContent)")
+        assert plies == [f"1. {records[0].text}", records[1].text, f"2. {text}"]   # numbered by moves
         page.click("#moves .ply[data-ply='1']")
         page.wait_for_selector("#moves .ply.sel[data-ply='1']")
         first = sims[0].session.controller.records[0].fen

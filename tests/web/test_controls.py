@@ -9,6 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import Playwright
 from web_harness import (
+    LiveServer,
+    arranged,
     browser,
     by_hand,
     cell,
@@ -22,6 +24,7 @@ from web_harness import (
 
 import rules
 from controller import commands as cmd
+from controller.config import Config
 from engine.ratings import level_rating
 
 
@@ -273,3 +276,50 @@ def test_an_amended_move_and_the_start_position_set_up_early_are_said_on_the_pag
         wait_state(page, "person.idle")
         assert not page.is_visible("#start-question")
         assert "Took back 2 plies" in page.text_content("#messages")
+
+
+def test_item20_the_level_field_shows_the_level_of_a_resumed_game(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 28 item 20: after a restart the form said level 3 while the game went on at level 5."""
+    first = LiveServer(Config(data_dir=str(tmp_path), variant="english", opponent="engine",
+                              human_color="black", level=5, settle_ms=0))
+    first.start()
+    try:
+        with browser(pw) as context:
+            arranged(open_page(context, first.url))
+            first.play("11-15")
+    finally:
+        first.stop()
+    again = LiveServer(Config(data_dir=str(tmp_path), variant="english", opponent="engine",
+                              human_color="white", settle_ms=0))   # level 3 and White: not the game's
+    again.start()
+    try:
+        state = again.state()
+        assert state["engine"]["level"] == 5 and state["human_color"] == "black" and state["moves"]
+        with browser(pw) as context:
+            page = open_page(context, again.url)
+            page.wait_for_function("() => document.querySelector('#ng-level').value === '5'")
+            assert page.input_value("#ng-color") == "black"
+            page.fill("#ng-level", "7")   # the person's own choice stays while the game's state changes
+            again.send(cmd.SetTeaching(True))
+            page.wait_for_selector("#teaching:checked")
+            assert page.input_value("#ng-level") == "7"
+    finally:
+        again.stop()
+
+
+def test_item20_hint_and_take_back_are_disabled_once_the_game_is_over(pw: Playwright, tmp_path: Path) -> None:
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
+            browser(pw) as context:
+        page = open_page(context, live.url)
+        arranged(page)
+        assert page.is_disabled("#btn-takeback") and page.is_enabled("#btn-hint")   # nothing to take back yet
+        live.play("11-15")
+        page.wait_for_selector("#btn-takeback:enabled")
+        page.click("#btn-resign")
+        page.click("#btn-resign-yes")
+        page.wait_for_selector("#result[data-result]")
+        assert page.is_disabled("#btn-hint") and page.is_disabled("#btn-takeback")
+        live.send(cmd.NewGame("english", "both", "person", 3))   # hints again, nothing to take back
+        page.wait_for_selector("#result", state="hidden")
+        page.wait_for_selector("#btn-hint:enabled")
+        assert page.is_disabled("#btn-takeback")

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.request import ProxyHandler, build_opener
 
 from playwright.sync_api import Playwright
 from web_harness import browser, open_page, wait_state
@@ -103,6 +104,69 @@ def test_a_token_configured_on_loopback_is_required(tmp_path: Path) -> None:
         assert httpx.get(url, timeout=10).status_code == 200
         reply = httpx.post(base + "api/command", json=command, headers={"X-Dboard-Token": token}, timeout=10)
         assert reply.status_code == 200 and reply.json()["outcome"] == "done"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def announced(process: subprocess.Popen[str], seconds: float = 30.0) -> list[str]:
+    """The lines that announce the page: "Open URL" and the "  from ..." ones after it, to the next line."""
+    assert process.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+    block: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.2).rstrip("\n")
+        except queue.Empty:
+            if process.poll() is not None:
+                break
+            continue
+        if line.startswith("Open "):
+            block = [line]
+        elif block and line.startswith("  from "):
+            block.append(line)
+        elif block and " WARNING web.server" not in line:
+            return block
+    raise AssertionError(f"no announcement ending in time; seen {block}")
+
+
+def play_listening(tmp_path: Path, listen: str, port: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    argv = [sys.executable, "-m", "controller.cli", "play", "--port", str(port), "--listen", listen,
+            "--data-dir", str(tmp_path / "data"), "--opponent", "person"]
+    return subprocess.Popen(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+
+def test_item8_listening_on_the_network_prints_the_urls_a_phone_opens(tmp_path: Path) -> None:
+    """Issue 28 item 8: with --listen 0.0.0.0 only http://127.0.0.1 was printed (and the host name)."""
+    port = free_port()
+    process = play_listening(tmp_path, "0.0.0.0", port)
+    try:
+        block = announced(process)
+        opened = re.fullmatch(rf"Open http://127\.0\.0\.1:{port}/\?token=(\S+)", block[0])
+        assert opened, block
+        token = opened.group(1)
+        pattern = rf"  from a phone or another machine on the network: http://([0-9.]+):{port}/\?token={re.escape(token)}"
+        remote = [re.fullmatch(pattern, line) for line in block[1:]]
+        assert remote and all(remote), block
+        for match in remote:
+            assert match is not None and not match.group(1).startswith("127.")
+            direct = build_opener(ProxyHandler({}))   # it is reachable, straight to the address
+            page = direct.open(f"http://{match.group(1)}:{port}/?token={token}", timeout=10)
+            assert page.status == 200 and b"draughts-board" in page.read()
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_item8_listening_on_loopback_prints_only_the_loopback_url(tmp_path: Path) -> None:
+    port = free_port()
+    process = play_listening(tmp_path, "127.0.0.1", port)
+    try:
+        assert announced(process) == [f"Open http://127.0.0.1:{port}/"]
     finally:
         process.terminate()
         process.wait(10)

@@ -127,7 +127,7 @@ def test_full_game_against_engine(pw: Playwright, tmp_path: Path, variant: str) 
         # The game library: the finished game, viewed move by move, downloaded as PDN and validated.
         page.click("#tab-library")
         row = page.wait_for_selector("#games tr.game")
-        assert variant in row.text_content() and "1-0" in row.text_content()
+        assert rules.get_variant(variant).name in row.text_content() and "1-0" in row.text_content()
         row.click()
         page.wait_for_selector("#v-ply[data-ply='0']")
         page.click("#v-next")

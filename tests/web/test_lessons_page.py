@@ -101,3 +101,23 @@ def test_a_library_game_is_replayed_from_the_viewer(pw: Playwright, tmp_path: Pa
         assert "The replay stopped after 6 plies" in page.text_content("#messages")
         assert "restart" not in page.text_content("#messages")
         assert len(live.session.controller.records) == 0
+
+
+def test_item20_a_replay_is_titled_by_its_players_date_and_variant(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 28 item 20: the title read "Replay: Event 'draughts-board game', White 'player', ..."."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261130-203000-english.pdn").write_text(
+        '[Event "draughts-board game"]\n[Date "2026.11.30"]\n[White "Ann"]\n[Black "Computer (level 5)"]\n'
+        '[Result "*"]\n[GameType "21"]\n\n1. 11-15 24-20 *\n', encoding="utf-8")
+    with live_server(tmp_path, variant="english", human_color="white", opponent="person") as live, \
+            browser(pw) as context:
+        live.session.lessons.review_depth = 1
+        page = open_page(context, live.url)
+        page.click("#tab-library")
+        page.click("#games tr.game")
+        page.click("#v-replay")
+        page.wait_for_selector("#lesson-panel[data-kind='replay']:not([hidden])")
+        title = "Ann \u2013 Computer (level 5), 2026.11.30, English draughts"
+        assert page.text_content("#lesson-title") == f"Replay: {title}"
+        assert live.state()["lesson"]["title"] == title

@@ -167,3 +167,71 @@ def test_library_page_marks_unfinished_games_names_downloads_and_fits_the_viewer
         border = page.evaluate(f"() => getComputedStyle({viewer}).borderLeftWidth")
         border = 2 * float(border.removesuffix("px"))
         assert frame is not None and abs(frame["width"] - (squares + border)) <= 1
+
+
+LONG_NAMES = """[Event "club evening"]
+[Date "2026.11.30"]
+[White "Computer (level 10) from the club's Raspberry Pi"]
+[Black "Alexandra Konstantinopoulou-Wetherington"]
+[Result "0-1"]
+[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 14x23 0-1
+"""
+
+
+def test_item17_the_library_fits_a_phone_without_breaking_a_word(pw, tmp_path: Path) -> None:
+    """Issue 28 item 17: at 390 px the library read "Varian t" and "PD N"; now a game is a card of its
+    columns, each word whole, nothing past the right edge."""
+    from web_harness import beyond_viewport, broken_words, browser, line_counts, live_server, open_page
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261130-203000-international.pdn").write_text(LONG_NAMES, encoding="utf-8")
+    (games / "club.pdn").write_text(TWO_GAMES, encoding="utf-8")
+    with live_server(tmp_path, opponent="person") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#tab-library")
+        page.wait_for_function("() => document.querySelectorAll('#games tr.game').length === 3")
+        assert line_counts(page, "#library th") == [1] * 6 + [0]   # the desktop's header; PDN's is empty
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("() => document.documentElement.scrollWidth <= 390")
+        assert beyond_viewport(page, "#library", 390) == []
+        assert broken_words(page, "#games td") == []
+        cells = page.locator("#games tr.game").first.locator("td")
+        assert all(cells.nth(i).is_visible() for i in range(cells.count()))   # stacked, none left out
+        assert page.locator("#games tr.game").first.locator("td[data-col='white']").evaluate(
+            "(e) => getComputedStyle(e, '::before').content") == '"White: "'
+
+
+def test_item20_a_summary_names_the_variant_and_the_games_start_time(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261130-203000-international.pdn").write_text(LONG_NAMES, encoding="utf-8")  # board-named
+    (games / "club.pdn").write_text(TWO_GAMES, encoding="utf-8")
+    listed = {g["file"] + g["result"]: g for g in GameLibrary(tmp_path).listing()}
+    board = listed["20261130-203000-international.pdn0-1"]
+    assert (board["date"], board["time"]) == ("2026.11.30", "20:30")
+    assert board["variant_name"] == "International draughts" and board["variant"] == "international"
+    club = listed["club.pdn1/2-1/2"]   # a file named otherwise: its Date tag, no time
+    assert (club["date"], club["time"], club["variant_name"]) == ("2026.11.28", "", "Spanish draughts")
+
+
+def test_item20_the_library_page_shows_variant_names_dates_and_times(pw, tmp_path: Path) -> None:
+    """Issue 28 item 20: the list showed "international" and no time; the viewer's title too."""
+    from web_harness import browser, live_server, open_page
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "20261130-203000-international.pdn").write_text(LONG_NAMES, encoding="utf-8")
+    with live_server(tmp_path, opponent="person") as live, browser(pw) as context:
+        page = open_page(context, live.url)
+        page.click("#tab-library")
+        row = page.locator("#games tr.game")
+        assert row.locator("td[data-col='date']").text_content() == "2026.11.30 20:30"
+        assert row.locator("td[data-col='variant']").text_content() == "International draughts"
+        row.click()
+        page.wait_for_selector("#v-ply[data-ply='0']")
+        assert page.text_content("#viewer-title") == (
+            "Computer (level 10) from the club's Raspberry Pi \u2013 Alexandra Konstantinopoulou-Wetherington"
+            "  0-1  (International draughts, 2026.11.30 20:30)")

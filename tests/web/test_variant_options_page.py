@@ -12,8 +12,10 @@ from web_harness import LiveServer, browser, cell, live_server, open_page, wait_
 
 import rules
 from controller.config import Config
+from rules.options import SPECS
 from rules.pdn import read_games, variant_of
 from rules.pdn.validate import validate_game
+from web.messages import CHOICE_LABELS
 
 TURKISH = "W:Wd6:Bd7,e8,a2"   # d6 takes d7 onto d8; crowned at once, it goes on as a king over e8 to f8-h8
 
@@ -70,7 +72,8 @@ def test_options_start_play_reload_and_download(pw: Playwright, tmp_path: Path) 
             page = open_page(context, live.url)
             page.select_option("#ng-variant", "thai")
             page.wait_for_selector("#ng-options[data-variant='thai']")
-            assert options_shown(page) == list(rules.get_variant("thai").options)
+            assert options_shown(page) == [n for n in rules.get_variant("thai").options
+                                           if SPECS[n].kind != "text"]   # a draw's name is no rule to set
             assert page.input_value("#ng-option-first") == "black", "Thai's default is preselected"
             assert page.is_checked("#ng-option-allow_180")
             page.select_option("#ng-variant", "hawaii")
@@ -178,3 +181,48 @@ def options_shown(page: Page) -> list[str]:
 
 def live_paths(live: LiveServer) -> list[str]:
     return [p["text"] for p in live.state()["legal_paths"]]
+
+
+def test_item11_the_form_offers_each_options_allowed_values_in_words(pw: Playwright, tmp_path: Path) -> None:
+    """Issue 28 item 11: the form showed ``max_pieces``, ``repetition,no_progress`` and ``{n} king moves
+    each`` as text to edit; now a choice is a select and a list a checkbox a value, in the server's words."""
+    assert all(v in CHOICE_LABELS for spec in SPECS.values() for v in spec.choices)   # every value has words
+    with live_server(tmp_path, variant="english", opponent="person", human_color="both") as live, \
+            browser(pw) as context:
+        page = open_page(context, live.url)
+        page.select_option("#ng-variant", "italian")
+        page.wait_for_selector("#ng-options[data-variant='italian']")
+        shown = page.locator("#ng-options")
+        assert shown.locator("input[type='text'], input:not([type])").count() == 0
+        text = shown.text_content() or ""
+        assert "_" not in text and "{" not in text, text
+        precedence = shown.locator("#ng-option-precedence input[data-choice]")
+        italian = list(rules.get_variant("italian").precedence)   # the variant's order, every one checked
+        assert [precedence.nth(i).get_attribute("data-choice") for i in range(precedence.count())] == italian
+        assert all(precedence.nth(i).is_checked() for i in range(precedence.count()))
+        assert shown.locator("#ng-option-precedence").text_content() == "".join(
+            CHOICE_LABELS[c] for c in italian)
+        policy = shown.locator("#ng-option-missed_capture_policy option")
+        assert [policy.nth(i).text_content() for i in range(policy.count())] == [
+            CHOICE_LABELS[c] for c in SPECS["missed_capture_policy"].choices]
+        assert shown.locator("#ng-option-first option").all_text_contents() == ["White", "Black"]
+        assert page.get_attribute("#ng-option-repetition", "min") == str(SPECS["repetition"].minimum)
+
+        page.uncheck("#ng-option-precedence input[data-choice='earliest_king']")
+        page.select_option("#ng-color", "both")
+        page.select_option("#ng-opponent", "person")
+        page.click("#btn-new-game")
+        page.wait_for_selector("#variant-name:has-text('Italian')")
+        live.call(live.session.idle)
+        assert live.state()["variant_options"] == {"precedence": italian[:3]}
+
+        page.select_option("#ng-variant", "english")
+        page.wait_for_selector("#ng-options[data-variant='english']")
+        claims = page.locator("#ng-option-draw_claims input[data-choice]")
+        assert [claims.nth(i).is_checked() for i in range(claims.count())] == [True, True]
+        assert page.text_content("#ng-option-draw_claims") == "by repetitionby moves without progress"
+        page.uncheck("#ng-option-draw_claims input[data-choice='no_progress']")
+        page.click("#btn-new-game")
+        page.wait_for_selector("#variant-name:has-text('English')")
+        live.call(live.session.idle)
+        assert live.state()["variant_options"] == {"draw_claims": ["repetition"]}

@@ -227,3 +227,52 @@ def wait_plies(page: Page, count: int) -> None:
 def wait_state(page: Page, state: str, timeout: float = 15_000) -> None:
     """Wait until the page shows the controller's machine state ``state``."""
     page.wait_for_selector(f"#machine[data-state='{state}']", timeout=timeout)
+
+
+BROKEN_WORDS = """(sel) => {   // the words (split at spaces and hyphens) of the visible cells on two lines
+    const broken = [];
+    for (const cell of document.querySelectorAll(sel)) {
+        if (!cell.getClientRects().length) continue;
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of node.data.matchAll(/[^\\s\\-\\u2013]+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const tops = new Set([...range.getClientRects()].filter((b) => b.width > 0)
+                    .map((b) => Math.round(b.top)));
+                if (tops.size > 1) broken.push(m[0]);
+            }
+        }
+    }
+    return broken; }"""
+
+LINES = """(sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length).map((e) => {
+    const range = document.createRange();   // how many lines the element's text takes
+    range.selectNodeContents(e);
+    const boxes = [...range.getClientRects()].filter((b) => b.width > 0);
+    return new Set(boxes.map((b) => Math.round(b.top))).size; })"""
+
+OUTSIDE = """([sel, width]) => [...document.querySelectorAll(sel + ' *')].filter((e) => {
+    const r = e.getBoundingClientRect();
+    if (!(r.width > 0 && r.right > width + 0.5)) return false;
+    const scroller = e.closest('.table-scroll');   // reached by scrolling its own container, if that fits
+    return !(scroller && scroller !== e && scroller.getBoundingClientRect().right <= width + 0.5
+             && getComputedStyle(scroller).overflowX === 'auto');
+    }).map((e) => e.id || e.className || e.tagName)"""
+
+
+def broken_words(page: Page, selector: str) -> list[str]:
+    """The words in the visible elements matching ``selector`` that are broken across two lines."""
+    return page.evaluate(BROKEN_WORDS, selector)
+
+
+def line_counts(page: Page, selector: str) -> list[int]:
+    """How many lines the text of each visible element matching ``selector`` takes."""
+    return page.evaluate(LINES, selector)
+
+
+def beyond_viewport(page: Page, selector: str, width: int) -> list[str]:
+    """The visible elements under ``selector`` reaching past ``width`` px, but for those inside a horizontally
+    scrolling table container that itself fits."""
+    return page.evaluate(OUTSIDE, [selector, width])

@@ -6,6 +6,7 @@ import { BoardView, cellOf, fenPieces, key, moveBetween, physicalSquares } from 
 import { bindBroadcast, renderBroadcast } from "./broadcast.js";
 import { initHealth, renderHealth } from "./health.js";
 import { BoardInput } from "./input.js";
+import { renderLegend } from "./legend.js";
 import { bindLessons } from "./lessons.js";
 import { openLibrary } from "./library.js";
 import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
@@ -167,6 +168,7 @@ function render() {
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();
   if (!$("#ng-variant").dataset.userSet && s.variant) { $("#ng-variant").value = s.variant; renderOptions(); }
+  presetForm(s);
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
   renderBroadcast(s.broadcast);
   $("#auto-computer-label").hidden = s.auto_computer === null || s.auto_computer === undefined;
@@ -196,9 +198,23 @@ function render() {
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
   const playing = !s.result && s.state !== "setup";
   $("#btn-resign").disabled = !playing;
+  $("#btn-hint").disabled = !!s.result;   // a game over has no move to hint nor to take back
+  $("#btn-takeback").disabled = !!s.result || !s.moves.length;
   if (!playing) $("#resign-confirm").hidden = true;
   renderDraw();
   renderHealth(s);   // health.js: the board's link, faults, masked squares, moves to confirm, board test
+}
+
+/** The new-game form shows the game's own settings (a resumed level-5 game: level 5) until the person edits
+ a field. */
+function presetForm(s) {
+  const game = { "#ng-level": s.engine && s.engine.level, "#ng-color": s.human_color };
+  for (const [sel, value] of Object.entries(game)) {
+    const field = $(sel);
+    if (value == null || field.dataset.userSet || document.activeElement === field) continue;
+    if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === String(value)))
+      field.value = String(value);
+  }
 }
 
 function boardShape(s) {
@@ -467,31 +483,11 @@ function renderOptions() {
   box.appendChild(legend);
   for (const o of options) {
     const value = o.name in current ? current[o.name] : o.default;
-    const label = document.createElement("label");
+    const label = document.createElement(o.kind === "list" ? "div" : "label");
     label.textContent = `${o.label} `;
-    label.title = o.name;
-    let input;
-    if (o.kind === "bool") {
-      input = document.createElement("input");
-      input.type = "checkbox";
-      input.checked = !!value;
-      label.className = "inline";
-    } else if (o.kind === "color" || o.kind === "choice") {
-      input = document.createElement("select");
-      for (const c of o.kind === "color" ? ["white", "black"] : o.choices) {
-        const opt = document.createElement("option");
-        opt.value = c;
-        opt.textContent = c.replace(/_/g, " ");
-        input.appendChild(opt);
-      }
-      input.value = value;
-    } else {
-      input = document.createElement("input");
-      if (o.kind === "int" || o.kind === "count_or_none") { input.type = "number"; input.min = 1; }
-      if (o.kind === "count_or_none") input.placeholder = "none";
-      if (o.kind === "list") input.placeholder = "none";
-      input.value = value === null ? "" : Array.isArray(value) ? value.join(",") : String(value);
-    }
+    const input = optionInput(o, value);
+    if (o.kind === "bool") label.className = "inline";
+    if (o.kind === "list") label.className = "option-list";
     input.dataset.option = o.name;
     input.dataset.kind = o.kind;
     input.id = `ng-option-${o.name}`;
@@ -500,14 +496,55 @@ function renderOptions() {
   }
 }
 
+/** The field of one option, offering only what it allows, in the server's words (o.labels): a checkbox,
+ a select, a number, or for a list one checkbox a value (the variant's own order first). */
+function optionInput(o, value) {
+  const words = o.labels || {};
+  let input;
+  if (o.kind === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    input.checked = !!value;
+  } else if (o.kind === "color" || o.kind === "choice") {
+    input = document.createElement("select");
+    for (const c of Object.keys(words)) {
+      const opt = document.createElement("option");
+      opt.value = c;
+      opt.textContent = words[c];
+      input.appendChild(opt);
+    }
+    input.value = value;
+  } else if (o.kind === "list") {
+    input = document.createElement("span");
+    input.className = "choices";
+    const chosen = Array.isArray(value) ? value : [];
+    for (const c of [...chosen, ...o.choices.filter((c) => !chosen.includes(c))]) {
+      const item = input.appendChild(document.createElement("label"));
+      item.className = "inline";
+      const box = item.appendChild(document.createElement("input"));
+      box.type = "checkbox";
+      box.dataset.choice = c;
+      box.checked = chosen.includes(c);
+      item.appendChild(document.createTextNode(words[c] || c));
+    }
+  } else {
+    input = document.createElement("input");
+    input.type = "number";
+    input.min = o.minimum ?? 1;
+    if (o.kind === "count_or_none") input.placeholder = "no limit";
+    input.value = value === null || value === undefined ? "" : String(value);
+  }
+  return input;
+}
+
 function optionValues() {   // the form's options as the command sends them (JSON values)
   const out = {};
   for (const input of document.querySelectorAll("#ng-options [data-option]")) {
-    const kind = input.dataset.kind, text = input.value.trim();
+    const kind = input.dataset.kind, text = (input.value || "").trim();
     out[input.dataset.option] = kind === "bool" ? input.checked
       : kind === "int" ? (/^\d+$/.test(text) ? Number(text) : text)
       : kind === "count_or_none" ? (text === "" ? null : /^\d+$/.test(text) ? Number(text) : text)
-      : kind === "list" ? text.split(",").map((t) => t.trim()).filter((t) => t && t !== "none")
+      : kind === "list" ? [...input.querySelectorAll("input[data-choice]:checked")].map((b) => b.dataset.choice)
       : input.value;
   }
   return out;
@@ -545,8 +582,10 @@ function bindControls() {
   for (const b of document.querySelectorAll("#start-question button"))
     b.onclick = () => command("start_position_choice", { choice: b.dataset.choice });
   $("#ng-variant").onchange = (e) => { e.target.dataset.userSet = "1"; renderOptions(); };
+  for (const sel of ["#ng-level", "#ng-color"]) $(sel).oninput = (e) => { e.target.dataset.userSet = "1"; };
   $("#new-game").onsubmit = (e) => {
     e.preventDefault();
+    for (const sel of ["#ng-level", "#ng-color"]) delete $(sel).dataset.userSet;   // the new game's, from now
     const level = parseInt($("#ng-level").value, 10);
     command("new_game", {
       variant: $("#ng-variant").value, human_color: $("#ng-color").value, opponent: $("#ng-opponent").value,
@@ -605,5 +644,6 @@ function showTab(name, clicked = true) {
 }
 
 bindControls();
+renderLegend();
 initHealth(command, () => app.state);
 connect();

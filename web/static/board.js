@@ -130,8 +130,7 @@ export class BoardView {
     if ((d ? d.dataset.kind : "") === kind) return;
     if (d) d.remove();
     if (!kind) return;
-    d = document.createElement("div");
-    d.className = `piece ${kind}`;
+    d = pieceElement(kind);
     d.dataset.kind = kind;
     cell.appendChild(d);
   }
@@ -149,17 +148,37 @@ export class BoardView {
     for (const { cell: at, piece: was } of taken) {
       const c = this.cell(key(...at));
       if (!c || !was) continue;
-      const ghost = document.createElement("div");
-      ghost.className = `piece ghost ${was.color}${was.king ? " king" : ""}`;
+      const ghost = pieceElement(`ghost ${was.color}${was.king ? " king" : ""}`);
       c.appendChild(ghost);
       ghost.animate([{ opacity: 0.9 }, { opacity: 0 }], { duration: 260, easing: "ease-in" }).onfinish = () => ghost.remove();
     }
   }
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CROWN = "M3 17 L1.5 6.5 L7 10.5 L12 3 L17 10.5 L22.5 6.5 L21 17 Z M3 19 H21 V21.5 H3 Z";
+
+/** A piece of ``kind`` ("white king", "black lifted", ...); a king carries a crown over most of its disc,
+ so that it stands out at a glance, also on a phone (as lidraughts draws its kings). */
+export function pieceElement(kind) {
+  const d = document.createElement("div");
+  d.className = `piece ${kind}`;
+  if (/\bking\b/.test(kind)) {
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("class", "crown");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    const path = document.createElementNS(SVG_NS, "path");
+    path.setAttribute("d", CROWN);
+    svg.appendChild(path);
+    d.appendChild(svg);
+  }
+  return d;
+}
+
 /** A board of points (alquerque): the lines joining them, drawn over the cells, under the pieces. */
 function drawLines(m) {
-  const ns = "http://www.w3.org/2000/svg";
+  const ns = SVG_NS;
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("class", "lines");
   svg.setAttribute("viewBox", `0 0 ${m.cols} ${m.rows}`);

@@ -56,7 +56,7 @@ export function bindLessons(ctx) {
       status.dataset.solved = lesson.solved ? "yes" : "no";
       return;
     }
-    $("#lesson-title").textContent = `Replay: ${lesson.label || lesson.name}`;
+    $("#lesson-title").textContent = `Replay: ${lesson.title || lesson.label || lesson.name}`;
     const next = lesson.next ? `Next: ${lesson.next}.` : `The end: ${lesson.result}.`;
     const review = lesson.review ? ` ${lesson.review.text}.` : "";
     const pending = lesson.reviewed < lesson.plies ? ` (engine review: ${lesson.reviewed}/${lesson.plies})` : "";

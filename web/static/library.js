@@ -23,12 +23,16 @@ export function openLibrary(ctx) {
       tr.className = g.finished === false ? "game unfinished" : "game";
       tr.dataset.id = g.id;
       const result = g.finished === false ? "unfinished" : g.result;
-      for (const v of [g.date, g.variant, g.white, g.black, result, Math.ceil(g.plies / 2)]) {
+      const cells = { date: when(g), variant: g.variant_name || g.variant, white: g.white, black: g.black, result,
+        moves: Math.ceil(g.plies / 2) };
+      for (const [col, v] of Object.entries(cells)) {
         const td = document.createElement("td");
+        td.dataset.col = col;
         td.textContent = v;
         tr.appendChild(td);
       }
       const td = document.createElement("td");
+      td.dataset.col = "pdn";
       const a = document.createElement("a");
       a.href = `/api/games/${encodeURIComponent(g.id)}.pdn${ctx.query()}`;
       a.textContent = "PDN";
@@ -48,7 +52,8 @@ export function openLibrary(ctx) {
     $("#viewer").hidden = false;
     $("#viewer").dataset.id = id;   // the Replay button (lessons.js) replays this game on the board
     const sm = data.summary || {};
-    $("#viewer-title").textContent = `${sm.white || "?"} – ${sm.black || "?"}  ${sm.result || ""}  (${sm.variant || ""}, ${sm.date || ""})`;
+    $("#viewer-title").textContent = `${sm.white || "?"} – ${sm.black || "?"}  ${sm.result || ""}  `
+      + `(${sm.variant_name || sm.variant || ""}, ${when(sm)})`;
     $("#viewer-error").hidden = !data.error;
     $("#viewer-error").textContent = data.error || "";
     if (!data.frames) { viewer = null; return; }
@@ -88,6 +93,9 @@ export function openLibrary(ctx) {
   });
   return { load };
 }
+
+/** The game's date and, when known, its start time: "2026.11.30 20:30". */
+const when = (g) => [g.date || "?", g.time || ""].join(" ").trim();
 
 function moverOf(frame) {
   if (frame.by) return frame.by;

@@ -3,8 +3,7 @@
 
 const $ = (sel) => document.querySelector(sel);
 const SVG = "http://www.w3.org/2000/svg";
-const COLORS = ["#6fb1ff", "#ffb45c", "#8fd16f", "#e47de0", "#ffe06b", "#5fd6c8", "#ff7b7b", "#b9a6ff"];
-const RESULT_COLOR = { win: "#5cc46b", draw: "#b0b7bf", loss: "#e05c5c" };
+const SERIES = 8;   // the plot colors s0..s7 and the results' (win, draw, loss) are in style.css: no inline style
 const MAX_PLAYERS = 8;   // plots for the players with the most games
 
 const TABLES = {
@@ -19,6 +18,10 @@ const TABLES = {
     ["opening", "Opening"], ["games", "Games"], ["white_pct", "White %"], ["black_pct", "Black %"],
     ["draw_pct", "Draw %"]] },
 };
+
+const FINISHED = "of the finished games (an unfinished one has no result yet)";
+const HINTS = { games: "the games saved; in brackets the finished ones, when not all are", white_pct: FINISHED,
+  black_pct: FINISHED, draw_pct: FINISHED, win_pct: FINISHED, score_pct: FINISHED };
 
 /** ctx: {query() -> "?token=..." or ""} */
 export function openStats(ctx) {
@@ -72,16 +75,25 @@ function table(cols, rows) {
   const wrap = el("div", { class: "table-scroll" });
   const t = el("table", { class: "games stats" });
   const head = el("tr");
-  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k }, title));
+  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k, title: HINTS[k] || title }, title));
   t.appendChild(el("thead")).appendChild(head);
   const body = t.appendChild(el("tbody"));
   for (const row of rows) {
     const tr = el("tr");
-    for (const [k] of cols) tr.appendChild(el("td", { "data-col": k }, String(row[k] ?? "")));
+    for (const [k] of cols) tr.appendChild(el("td", { "data-col": k }, cellText(k, row)));
     body.appendChild(tr);
   }
   wrap.appendChild(t);
   return wrap;
+}
+
+/** A cell as `dboard stats` counts it: the games with the finished ones, which the percentages are of. */
+function cellText(col, row) {
+  if (col === "games" && row.finished != null && row.finished !== row.games)
+    return `${row.games} (${row.finished} finished)`;
+  const v = row[col];
+  if (typeof v === "number" && (col.endsWith("_pct") || col === "average_moves")) return v.toFixed(1);   // 100.0
+  return String(v ?? "");
 }
 
 // A plot frame: width W, height H, the data area inside the margins, y ticks and the x axis' two end labels.
@@ -112,11 +124,9 @@ function resultsPlot(player, points) {
     [points[0].date.split(" ")[0], points[points.length - 1].date.split(" ")[0]]);
   figure.dataset.player = player;
   const xy = points.map((p, i) => [xOf(i + 1), yOf(p.score_pct)]);
-  svg.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line",
-    stroke: COLORS[0] }));
+  svg.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line s0" }));
   points.forEach((p, i) => {
-    const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 4, fill: RESULT_COLOR[p.result],
-      class: `dot ${p.result}` });
+    const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 4, class: `dot ${p.result}` });
     dot.appendChild(svgEl("title", {}, `${p.date} ${p.variant}: ${p.result} (score ${p.score_pct}%)`));
     svg.appendChild(dot);
   });
@@ -136,17 +146,17 @@ function ratingPlot(variant, lines) {
     [day(Math.min(...times)), day(Math.max(...times))]);
   figure.dataset.variant = variant;
   lines.forEach((line, n) => {
-    const color = COLORS[n % COLORS.length];
+    const color = `s${n % SERIES}`;
     const xy = line.points.map((p) => [xOf(p.played), yOf(p.rating)]);
-    const g = svgEl("g", { class: "series", "data-player": line.player });
-    g.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line", stroke: color }));
+    const g = svgEl("g", { class: `series ${color}`, "data-player": line.player });
+    g.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line" }));
     line.points.forEach((p, i) => {
-      const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 3, fill: color, class: "dot" });
+      const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 3, class: "dot" });
       dot.appendChild(svgEl("title", {}, `${line.player} ${day(p.played)}: ${p.rating} ±${p.rd} (${p.opponent})`));
       g.appendChild(dot);
     });
     svg.appendChild(g);
-    figure.appendChild(el("span", { class: "legend", style: `color: ${color}` }, `● ${line.player}`));
+    figure.appendChild(el("span", { class: `legend ${color}`, "data-player": line.player }, `● ${line.player}`));
   });
   return figure;
 }
