@@ -285,7 +285,8 @@ def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_pa
         matrix = SwitchMatrix(8, 8)
         matrix.stick((3, 3))
         board = SimulatedDevice(8, 8, clock=clock, matrix=matrix)
-        config = Config(variant="english", human_color="both", opponent="person")
+        config = Config(variant="english", human_color="both", opponent="person",
+                        auto_computer=False)   # the board's pieces stay off: it starts empty
         async with Session(config, board, board, tmp_path, clock=clock) as session:
             board.advance(0.1)
             await session.send(cmd.BoardTest("start"))
@@ -308,3 +309,39 @@ def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_pa
             assert board.frame == session.controller.frame.dimmed(config.brightness)   # the game's LEDs back
 
     asyncio.run(main())
+
+
+def test_pieces_being_put_back_are_no_fault_but_a_square_that_stays_wrong_is(tmp_path: Path) -> None:
+    """Issue 28 item 2: before, the squares a new game or a takeback asked to be set right were, after the
+    check time, said to be stuck and dead reeds. Now a board being rearranged is never taken for a broken
+    one; once the rest of the position stands right and still, the one square that stays wrong is named."""
+    async def body(t: GpioTable) -> None:
+        await t.set_up()
+        await t.move("11-15")
+        await t.send(cmd.NewGame("english", "both", "person"))   # 15 to empty, 11 to fill
+        assert t.ctl.state == "setup"
+        await t.wait(CHECK + 0.5)
+        assert t.session.health.faults == [] and not t.said("seems")
+        await t.lift("15")
+        await t.place("11")
+        assert t.ctl.state == "person.idle"
+
+        await t.move("11-15")
+        await t.move("22-18")
+        t.matrix.stick(t.sq("22"), closed=False)   # the reed under a square a man must go back to
+        await t.send(cmd.Takeback(2))
+        assert t.ctl.state == "out_of_sync" and t.texts == []
+        await t.wait(CHECK + 0.5)                   # the person has not begun putting them back
+        assert t.session.health.faults == [] and not t.said("seems")
+        await t.lift("15")
+        await t.place("11")                         # one man back: 18 and 22 still to do
+        await t.wait(CHECK + 0.5)
+        assert not t.said("seems")
+        await t.lift("18")
+        await t.place("22")                         # back where it was: the dead reed does not see it
+        assert t.ctl.state == "out_of_sync"
+        await t.wait(CHECK + 0.5)
+        [text] = t.said("seems")
+        assert text.startswith("The sensor under 22 seems dead") and "`mask 22`" in text
+
+    run(tmp_path, body)
