@@ -110,9 +110,9 @@ class ExerciseLesson:
                             self.exercise.fen, base.flipped, None, self.player)
 
     def begin(self, ctl: Controller) -> None:
-        ctl.say(f"Exercise {self.exercise.id} ({self.number} of {self.of}): {self.exercise.task}. "
-                f"Set up the position as the LEDs show: take off the pieces on the squares lit, put pieces "
-                f"on the squares lit in their color.")
+        how = "" if ctl.moves_itself else (" Set up the position as the LEDs show: take off the pieces on "
+                                           "the squares lit, put pieces on the squares lit in their color.")
+        ctl.say(f"Exercise {self.exercise.id} ({self.number} of {self.of}): {self.exercise.task}.{how}")
 
     def follow(self, ctl: Controller) -> None:
         """After every input: judge the first move once it is committed."""
@@ -131,11 +131,12 @@ class ExerciseLesson:
                     f"{self.exercise.depth}; the line: {line}). Exercise {self.exercise.id} solved.")
             return
         scores = dict(self.verdict.scored)
+        again = "Try again" if ctl.moves_itself else "Put the pieces back as the LEDs show and try again"
         ctl.takeback(1)
         best = format_score(self.verdict.scored[0][1])
         ctl.say(f"{text} is not it: the engine (depth {self.exercise.depth}) scores it "
                 f"{format_score(scores.get(move, 0))}, the solution {best}. "
-                f"Put the pieces back as the LEDs show and try again (or ask for a hint).", "warning")
+                f"{again} (or ask for a hint).", "warning")
 
     def hint(self, ctl: Controller) -> None:
         if ctl.turn_state != "person":

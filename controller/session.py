@@ -138,6 +138,7 @@ class Session:
         self.auto_computer = config.auto_computer
         """On the simulated board, the computer's moves play themselves."""
         self._auto_played = -1
+        self._arranged = -1
         self.broadcast_place = load_place(self.journal_dir, config) if config.broadcast else None
         """Where the board stands in the hall and who plays at it, when it broadcasts (``SetBroadcast``)."""
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
@@ -148,6 +149,7 @@ class Session:
                                   check_after=config.sensor_check_ms / 1000)
         self.lessons = LessonDesk(self.journal_dir)
         """The exercise or replay under way (controller/lessons.py)."""
+        self._tell_controller()
 
     def _show_leds(self, frame: LedFrame) -> None:
         """The controller's frame to the board, with the squares whose sensors are at fault lit (health);
@@ -191,6 +193,7 @@ class Session:
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
+        self._arrange()
         self._refresh_rating()
         await self._settle_background()
         self._broadcast_state()
@@ -337,6 +340,7 @@ class Session:
             try:
                 self._handle(sent.command if sent else item)
                 self.lessons.follow(self.controller)
+                self._arrange()
                 self._play_for_the_computer()
             except ValueError as exc:
                 error = exc
@@ -429,6 +433,7 @@ class Session:
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
             self.auto_computer = c.on
+            self._tell_controller()
         elif isinstance(c, cmd.SetBroadcast):
             self._move_broadcast(c.place())
         elif isinstance(c, cmd.MaskSquares):
@@ -484,6 +489,23 @@ class Session:
         self.health.rewired(wire_map(self.sensors))
         if ctl.frame is not None:
             self._show_leds(ctl.frame)
+
+    def _tell_controller(self) -> None:
+        """The controller's messages follow who moves the pieces the game asks for: the virtual board
+        itself (``auto_computer``), or hands."""
+        self.controller.moves_itself = self.simulated is not None and self.auto_computer
+
+    def _arrange(self) -> None:
+        """On the virtual board that moves its own pieces, stand the pieces where the game expects them
+        when the game (not the board) moved them: a new game, a set-up, a lesson, a resumed game (``setup``),
+        a takeback, a wrong exercise try, a retracted or huffed move (a position to restore). Once a turn:
+        a board that still reads otherwise (a fault planted in its switch matrix) is left to the health."""
+        ctl, board = self.controller, self.simulated
+        if board is None or not self.auto_computer or self._arranged == ctl.engine_token:
+            return
+        if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
+            self._arranged = ctl.engine_token
+            board.set_occupancy(ctl.exp.base)
 
     def _play_for_the_computer(self) -> None:
         """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
