@@ -116,6 +116,8 @@ class _Turn:
     """The position after a pending move, as an Expectation (the reply's first touch is read against it)."""
     told: set[Cell] = field(default_factory=set)
     """The squares whose "not your turn" was said this turn."""
+    jump_on_said: bool = False
+    """A capture that may stop or jump on (Konane) was explained this turn."""
 
 
 def _ahead(board: Board, color: Color) -> bool:
@@ -496,6 +498,7 @@ class Controller:
                 turn.pending = reading.complete
                 self._arm("settle", now, ms=self._settle_ms(reading))
                 self._display(self._progress_frame(reading))
+                self._explain_jumping_on(reading.complete)
             elif len(candidates) == 1:
                 self._commit(candidates[0])
             else:
@@ -506,6 +509,21 @@ class Controller:
         turn.pending = ()
         self._hands_on(reading)
         self._display(self._progress_frame(reading))
+
+    def _explain_jumping_on(self, shapes: tuple[MoveShape, ...]) -> None:
+        """A capture the rules let stop where it stands, or jump on (Konane): said once a turn, so that the
+        person knows both are moves."""
+        if self.turn.jump_on_said:
+            return
+        for shape in shapes:
+            path = shape.move.path
+            longer = [s.text for s in self.exp.shapes
+                      if s.captures and len(s.move.path) > len(path) and s.move.path[:len(path)] == path]
+            if shape.captures and longer:
+                self.turn.jump_on_said = True
+                self.say(f"You may stop here or jump again: {shape.text} stops on "
+                         f"{self.map.name(shape.target)}; {' or '.join(longer)} jumps on.")
+                return
 
     def _board_while_settling(self, now: float) -> None:
         """A move waits for its settle time: the next player's move, once begun, commits it."""
