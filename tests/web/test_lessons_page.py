@@ -22,8 +22,8 @@ def test_an_exercise_is_set_up_by_the_lit_squares_and_solved_on_the_virtual_boar
     exercise = next(e for e in load("english").exercises if e.kind == "shot")
     position = rules.Board("english", exercise.fen)
     rc = position.variant.geometry.rc
-    with live_server(tmp_path, variant="english", human_color="white", opponent="person") as live, \
-            browser(pw) as context:
+    with live_server(tmp_path, variant="english", human_color="white", opponent="person",
+                     auto_computer=False) as live, browser(pw) as context:   # set up by hand, as a real board
         page = open_page(context, live.url)
         arranged(page)                                   # the start position stands on the board
         page.click("#exercises-panel summary")
