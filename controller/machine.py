@@ -183,6 +183,8 @@ class Controller:
         self.moves_itself = False
         """The board moves the pieces the game asks for by itself (the virtual board, set by the Session):
         messages then say what happened to the pieces, not what to do with them."""
+        self.virtual = False
+        """The board is the virtual one (the Session says so): set by hand, it has a button that does it."""
         self._tokens = 0
         settings = settings or GameSettings(config.game_variant(), config.human_color, config.opponent,
                                             config.level, None, config.orientation == "white-far",
@@ -289,9 +291,10 @@ class Controller:
         LEDs, or nothing (the board arranges itself)."""
         if self.moves_itself:
             return "."
+        button = " (Arrange pieces on the page, `setup` at the console, does it)" if self.virtual else ""
         if self.start_fen == Board(self.variant).fen():
-            return ": set up the start position."
-        return ": set up the position shown: the lit squares say what to empty and fill."
+            return f": set up the start position{button}."
+        return f": set up the position shown: the lit squares say what to empty and fill{button}."
 
     def resume(self, state: JournalState, settings: GameSettings | None = None) -> None:
         """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring. A

@@ -493,7 +493,8 @@ class Session:
     def _tell_controller(self) -> None:
         """The controller's messages follow who moves the pieces the game asks for: the virtual board
         itself (``auto_computer``), or hands."""
-        self.controller.moves_itself = self.simulated is not None and self.auto_computer
+        self.controller.virtual = self.simulated is not None
+        self.controller.moves_itself = self.controller.virtual and self.auto_computer
 
     def _arrange(self) -> None:
         """On the virtual board that moves its own pieces, stand the pieces where the game expects them

@@ -177,6 +177,21 @@ def test_a_physical_board_is_told_what_to_set_up(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+def test_a_virtual_board_set_up_by_hand_names_the_button_that_does_it(tmp_path: Path) -> None:
+    """With its pieces moved by hand (auto_computer off, as on a real board) the virtual board waits, and
+    the message names what does the set-up for you."""
+    async def main() -> None:
+        board = SimulatedDevice(8, 8)
+        config = Config(variant="english", human_color="both", opponent="person", auto_computer=False)
+        async with Session(config, board, board, tmp_path) as session:
+            await session.idle()
+            assert session.controller.state == "setup" and not board.occupied
+            assert said(session)[-1] == ("New game of English draughts: set up the start position (Arrange "
+                                         "pieces on the page, `setup` at the console, does it).")
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("kind", ["virtual", "physical"])
 def test_the_messages_say_what_the_board_did_or_what_the_hands_must_do(tmp_path: Path, kind: str) -> None:
     """Before: on the virtual board "The computer (black) plays 25-29: move the piece as the LEDs show" after
