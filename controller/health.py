@@ -45,8 +45,11 @@ class BoardHealth:
     """
 
     def __init__(self, controller: Controller, *, say: Say, show: Callable[[LedFrame], None], wires: WireMap,
-                 clock: Clock, masked: str = "", check_after: float = 5.0) -> None:
+                 clock: Clock, masked: str = "", check_after: float = 5.0, can_fail: bool = True) -> None:
         self.controller = controller
+        self.can_fail = can_fail
+        """Whether the board has sensors and wires that can fail (not a simulated board's pieces, which only
+        software moves: a disagreement there is never a fault's)."""
         self._say = say
         self._show = show
         self.wires = wires
@@ -177,7 +180,7 @@ class BoardHealth:
             if view == ctl.occupancy:
                 break
             ctl.snapshot(view, now)
-        if not self._checked and self._unsettled() and now - self._still_since >= self.check_after:
+        if self._due() and now - self._still_since >= self.check_after:
             self._examine(now)
         self._tell_unseen()
         self._recover(now)
@@ -189,7 +192,7 @@ class BoardHealth:
         if self.test is not None:
             return self.clock.now()
         times = [self.sensors.next_deadline(self.raw)]
-        if not self._checked and self._unsettled():
+        if self._due():
             times.append(self._still_since + self.check_after)
         return min((t for t in times if t is not None), default=None)
 
@@ -197,6 +200,10 @@ class BoardHealth:
         """Changes whenever the game the board is expected to show does: a new game, a ply, a takeback."""
         ctl = self.controller
         return id(ctl.record), len(ctl.records), ctl.turn_state == "setup"
+
+    def _due(self) -> bool:
+        """The board disagrees with the game and has not been examined since it last changed."""
+        return self.can_fail and not self._checked and self._unsettled()
 
     def _unsettled(self) -> bool:
         ctl = self.controller

@@ -146,7 +146,7 @@ class Session:
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
         self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_frame,
                                   wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
-                                  check_after=config.sensor_check_ms / 1000)
+                                  check_after=config.sensor_check_ms / 1000, can_fail=_can_fail(sensors))
         self.lessons = LessonDesk(self.journal_dir)
         """The exercise or replay under way (controller/lessons.py)."""
         self._tell_controller()
@@ -784,6 +784,12 @@ class Session:
 
     def __repr__(self) -> str:
         return f"Session({self.controller!r})"
+
+
+def _can_fail(sensors: BoardDevice) -> bool:
+    """A board's sensors can fail unless it is a simulated board with no switch matrix (whose faults tests
+    plant): that one reads exactly the pieces put on it."""
+    return not isinstance(sensors, SimulatedDevice) or sensors.matrix is not None
 
 
 def _stored_rating(path: Path, player: str, variant: str, level: int) -> Any:

@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from gpio_table import GpioTable
 from rig import until
 
@@ -345,3 +346,25 @@ def test_pieces_being_put_back_are_no_fault_but_a_square_that_stays_wrong_is(tmp
         assert text.startswith("The sensor under 22 seems dead") and "`mask 22`" in text
 
     run(tmp_path, body)
+
+
+@pytest.mark.parametrize("reeds", [False, True])
+def test_a_simulated_board_without_reeds_has_no_faults_to_find(tmp_path: Path, reeds: bool) -> None:
+    """Issue 28 item 2: a simulated board reads exactly the pieces put on it, so a square left wrong (its
+    pieces moved by hand here) is never a fault's; with a switch matrix behind it (faults planted in tests)
+    it has reeds that can fail, and the square that stays wrong is named."""
+    async def main() -> None:
+        clock = ManualClock(50.0)
+        board = SimulatedDevice(8, 8, clock=clock, matrix=SwitchMatrix(8, 8) if reeds else None)
+        config = Config(variant="english", human_color="both", opponent="person", auto_computer=False)
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            start = session.controller.exp.base
+            board.set_occupancy(start - {min(start)})       # one piece not put on yet
+            await session.idle()
+            clock.advance(CHECK + 1)
+            await asyncio.sleep(0.1)                        # the session's ticker sees the deadline
+            await session.idle()
+            assert session.controller.state == "setup"
+            assert bool(session.health.faults) is reeds
+
+    asyncio.run(main())

@@ -16,6 +16,7 @@ from controller.session import Session
 from engine.exercises import load
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.device import MappedDevice
+from firmware_bridge.gpio_model import SwitchMatrix
 from firmware_bridge.orientation import Orientation
 from firmware_bridge.simulated import SimulatedDevice
 from rules import Board, Move
@@ -70,7 +71,7 @@ def test_a_takeback_plays_itself_and_no_fault_is_found_afterwards(tmp_path: Path
     board was said to have stuck and dead reeds."""
     async def main() -> None:
         clock = ManualClock(10.0)
-        board = SimulatedDevice(8, 8, clock=clock)
+        board = SimulatedDevice(8, 8, clock=clock, matrix=SwitchMatrix(8, 8))   # reeds that could fail
         config = Config(variant="english", human_color="white", opponent="engine")
         async with Session(config, board, board, tmp_path, opponent=FirstMove(), clock=clock) as session:
             ctl = session.controller
@@ -96,7 +97,7 @@ def test_a_wrong_exercise_try_is_taken_back_by_the_virtual_board(tmp_path: Path)
 
     async def main() -> None:
         clock = ManualClock(10.0)
-        board = SimulatedDevice(8, 8, clock=clock)
+        board = SimulatedDevice(8, 8, clock=clock, matrix=SwitchMatrix(8, 8))   # reeds that could fail
         config = Config(variant="english", human_color="white", opponent="person")
         async with Session(config, board, board, tmp_path, clock=clock) as session:
             ctl = session.controller

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, Playwright
 from web_harness import LiveServer, browser, cell, live_server, open_page, wait_plies, wait_state
 
 from engine.exercises import load
+from firmware_bridge.gpio_model import SwitchMatrix
 
 REPLAY = ('[Event "Manchester 1841"]\n[White "Wyllie, J."]\n[Black "Moorhead, W."]\n[Result "*"]\n'
           '[GameType "21"]\n\n1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 *\n')
@@ -47,7 +48,8 @@ def test_the_virtual_board_moves_its_own_pieces(pw: Playwright, tmp_path: Path) 
     (tmp_path / "games" / "club.pdn").write_text(REPLAY, encoding="utf-8")
     exercise = next(e for e in load("english").exercises if e.kind == "shot")
     with live_server(tmp_path, variant="international", opponent="engine", human_color="white", level=1,
-                     engine_time=0.05, settle_ms=100, sensor_check_ms=200) as live, browser(pw) as context:
+                     engine_time=0.05, settle_ms=100, sensor_check_ms=200,
+                     matrix=SwitchMatrix(10, 10)) as live, browser(pw) as context:   # reeds that could fail
         live.session.lessons.review_depth = 1
         page = open_page(context, live.url)
         standing(page, live, "person.idle")                        # the start, set up by itself
