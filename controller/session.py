@@ -16,6 +16,9 @@ with moves saves that one to the library first; ``sensor_log`` (a ``SensorLogWri
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
 journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
 the log, and nothing found there stops the board from starting.
+The virtual board (a SimulatedDevice with ``auto_computer`` on) moves the pieces the game moves itself: the
+computer's moves, the set-up of every new position, the pieces put back after a takeback; the controller's
+messages then say what it did (``Controller.moves_itself``).
 Ratings: when a game against the built-in engine ends (not when it is abandoned), the person's Glicko-2
 rating in that variant is updated against the level's fixed rating in ``<data dir>/ratings.sqlite3`` (the
 file ``dboard ratings`` reads), on a worker thread; a Message tells the change and ``state()["rating"]`` shows
@@ -502,7 +505,9 @@ class Session:
         a takeback, a wrong exercise try, a retracted or huffed move (a position to restore). Once a turn:
         a board that still reads otherwise (a fault planted in its switch matrix) is left to the health."""
         ctl, board = self.controller, self.simulated
-        if board is None or not self.auto_computer or self._arranged == ctl.engine_token:
+        if board is None or not self.auto_computer or self.health.testing:   # the self-test has the board
+            return
+        if self._arranged == ctl.engine_token:
             return
         if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
             self._arranged = ctl.engine_token
