@@ -141,7 +141,7 @@ class Session:
         self.auto_computer = config.auto_computer
         """On the simulated board, the computer's moves play themselves."""
         self._auto_played = -1
-        self._arranged = -1
+        self._arranged: tuple[int, str] | None = None
         self.broadcast_place = load_place(self.journal_dir, config) if config.broadcast else None
         """Where the board stands in the hall and who plays at it, when it broadcasts (``SetBroadcast``)."""
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
@@ -502,15 +502,17 @@ class Session:
     def _arrange(self) -> None:
         """On the virtual board that moves its own pieces, stand the pieces where the game expects them
         when the game (not the board) moved them: a new game, a set-up, a lesson, a resumed game (``setup``),
-        a takeback, a wrong exercise try, a retracted or huffed move (a position to restore). Once a turn:
-        a board that still reads otherwise (a fault planted in its switch matrix) is left to the health."""
+        a takeback, a wrong exercise try, a retracted or huffed move (a position to restore). Once a turn and
+        state: a board that still reads otherwise (a fault planted in its switch matrix) is left to the
+        health."""
         ctl, board = self.controller, self.simulated
         if board is None or not self.auto_computer or self.health.testing:   # the self-test has the board
             return
-        if self._arranged == ctl.engine_token:
+        need = (ctl.engine_token, ctl.turn_state)
+        if self._arranged == need:
             return
         if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
-            self._arranged = ctl.engine_token
+            self._arranged = need
             board.set_occupancy(ctl.exp.base)
 
     def _play_for_the_computer(self) -> None:

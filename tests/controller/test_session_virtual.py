@@ -249,3 +249,35 @@ def test_the_messages_say_what_the_board_did_or_what_the_hands_must_do(tmp_path:
             assert not [t for t in replayed if "computer" in t]
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(("variant", "fen", "missed", "choice", "said_after"), [
+    ("spanish-traditional", "W:W12,4:B15,29", "4-8", "huff", "Huff: the piece on 12 is taken off."),
+    ("polish", "W:W28,40:B23,1", "40-34", "retract", "40-34 is retracted: capture."),
+])
+def test_a_missed_capture_answered_moves_the_pieces_itself(tmp_path: Path, variant: str, fen: str,
+                                                           missed: str, choice: str, said_after: str) -> None:
+    """The huffed man comes off, the retracted man goes back, by themselves: no "take the piece off" asked
+    of anybody's hands."""
+    async def main() -> None:
+        clock = ManualClock(10.0)
+        size = Board(variant).variant.height
+        board = SimulatedDevice(size, size, clock=clock)
+        config = Config(variant=variant, human_color="both", opponent="person")
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            ctl = session.controller
+            await send(session, cmd.NewGame(variant, "both", "person", fen=fen))
+            assert ctl.state == "person.idle"
+            origin, target = (ctl.map.rc(ctl.variant.geometry.parse_square(s)) for s in missed.split("-"))
+            board.lift(origin)
+            board.place(target)
+            await session.idle()
+            clock.advance(0.5)
+            await until("the missed capture", lambda: ctl.state == "person.missed_capture")
+            since = len(ctl.messages)
+            await send(session, cmd.MissedCaptureChoice(choice))
+            assert ctl.state == "person.idle" and board.occupied == ctl.exp.base
+            assert said_after in said(session, since)
+            assert not [t for t in said(session, since) if "does not match" in t or "put the piece" in t]
+
+    asyncio.run(main())
