@@ -82,7 +82,8 @@ class Config:
     new_game_on_start: bool = True
     """Setting up the start position during or after a game starts a new game."""
     auto_computer: bool = True
-    """On the simulated board the computer's moves play themselves (a real board's pieces move by hand)."""
+    """On the simulated board the computer's moves play themselves, and the pieces the game moves (a set-up,
+    a takeback) move themselves; off, they are moved by hand, as on a real board."""
     accept_alternative: bool = False
     """Accept a different legal move made for the computer instead of its own move."""
     external_engine: str = ""

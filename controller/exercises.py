@@ -168,9 +168,9 @@ class ExerciseLesson:
                             self.exercise.fen, base.flipped, None, self.player)
 
     def begin(self, ctl: Controller) -> None:
-        ctl.say(f"Exercise {self.exercise.id} ({self.number} of {self.of}): {self.exercise.task}. "
-                f"Set up the position as the LEDs show: take off the pieces on the squares lit, put pieces "
-                f"on the squares lit in their color.")
+        how = "" if ctl.moves_itself else (" Set up the position as the LEDs show: take off the pieces on "
+                                           "the squares lit, put pieces on the squares lit in their color.")
+        ctl.say(f"Exercise {self.exercise.id} ({self.number} of {self.of}): {self.exercise.task}.{how}")
 
     def follow(self, ctl: Controller) -> None:
         """After every input: hold each new move of the person to the line, and say when it is played out."""
@@ -203,9 +203,9 @@ class ExerciseLesson:
             ctl.say(f"Right: {text}, as the line goes.")
         else:
             self.judged = ply
+            again = "Try again" if ctl.moves_itself else "Put the pieces back as the LEDs show and try again"
             ctl.takeback(1)
-            ctl.say(f"{self._wrong(ply, move, text)} Put the pieces back as the LEDs show and try again "
-                    f"(or ask for a hint).", "warning")
+            ctl.say(f"{self._wrong(ply, move, text)} {again} (or ask for a hint).", "warning")
         return right
 
     def _wrong(self, ply: int, move: Move, text: str) -> str:

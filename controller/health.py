@@ -31,9 +31,9 @@ FAULT_LIGHT = Light(Rgb(255, 0, 255), Pattern.FAST_BLINK)
 MAX_CHOICES = 6
 """Masked squares a move can involve that are tried both ways (2**6 readings at most)."""
 SET_UP_SHARE = 0.75
-"""At set-up the sensors are examined only once this share of the start position reads ..."""
-SET_UP_SINGLES = 2
-"""... and at most this many single squares are blamed (more: the person is still setting up)."""
+"""While the board is rearranged (a set-up, pieces put back after a takeback) the sensors are examined only
+once this share of the position reads, and only one fault explaining the rest is named: a person needs
+seconds to move the pieces, and a board half done is no broken board."""
 
 
 class BoardHealth:
@@ -45,8 +45,11 @@ class BoardHealth:
     """
 
     def __init__(self, controller: Controller, *, say: Say, show: Callable[[LedFrame], None], wires: WireMap,
-                 clock: Clock, masked: str = "", check_after: float = 5.0) -> None:
+                 clock: Clock, masked: str = "", check_after: float = 5.0, can_fail: bool = True) -> None:
         self.controller = controller
+        self.can_fail = can_fail
+        """Whether the board has sensors and wires that can fail (not a simulated board's pieces, which only
+        software moves: a disagreement there is never a fault's)."""
         self._say = say
         self._show = show
         self.wires = wires
@@ -177,7 +180,7 @@ class BoardHealth:
             if view == ctl.occupancy:
                 break
             ctl.snapshot(view, now)
-        if not self._checked and self._unsettled() and now - self._still_since >= self.check_after:
+        if self._due() and now - self._still_since >= self.check_after:
             self._examine(now)
         self._tell_unseen()
         self._recover(now)
@@ -189,7 +192,7 @@ class BoardHealth:
         if self.test is not None:
             return self.clock.now()
         times = [self.sensors.next_deadline(self.raw)]
-        if not self._checked and self._unsettled():
+        if self._due():
             times.append(self._still_since + self.check_after)
         return min((t for t in times if t is not None), default=None)
 
@@ -197,6 +200,10 @@ class BoardHealth:
         """Changes whenever the game the board is expected to show does: a new game, a ply, a takeback."""
         ctl = self.controller
         return id(ctl.record), len(ctl.records), ctl.turn_state == "setup"
+
+    def _due(self) -> bool:
+        """The board disagrees with the game and has not been examined since it last changed."""
+        return self.can_fail and not self._checked and self._unsettled()
 
     def _unsettled(self) -> bool:
         ctl = self.controller
@@ -206,8 +213,8 @@ class BoardHealth:
         """The board is still and disagrees with the game: which faults explain it? Against the position
         first; then against each legal move (a stuck origin that did not see its piece leave; a landing square
         that did not see it arrive: those moves are offered for confirmation, never blamed on a square).
-        At set-up only once most pieces read (missing ones are usually not put on yet); mid-game, a reading
-        that is a legal move under way is never blamed on the board."""
+        While the board is rearranged (a set-up, a position to restore) only as ``_rearranged`` allows;
+        mid-game, a reading that is a legal move under way is never blamed on the board."""
         self._checked = True
         ctl, masked = self.controller, self.masked
         exp = ctl.exp
@@ -215,12 +222,9 @@ class BoardHealth:
         expected = exp.base - masked
         every = [(r, c) for r in range(self.wires.rows) for c in range(self.wires.cols)]
         frozen = self.sensors.unchanged_since(self._epoch, every)
-        if ctl.turn_state == "setup":     # the LEDs have asked for these squares the whole time
-            if len(reading & expected) >= SET_UP_SHARE * len(expected):
-                faults = explain(reading, expected, self.wires, frozen=every) or []
-                singles = [f for f in faults if f.kind in (FaultKind.STUCK, FaultKind.DEAD)]
-                if len(singles) <= SET_UP_SINGLES:
-                    self._found(faults, now)
+        if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
+            # at set-up the LEDs have asked for these squares the whole time
+            self._rearranged(reading, expected, every if ctl.turn_state == "setup" else frozen, now)
             return
         # a legal reading is a move under way, unless what differs never changed (a dead landing square
         # after a confirmed move reads like a capture begun by taking the captured piece off)
@@ -239,6 +243,17 @@ class BoardHealth:
             self._found(best[0][1], now)      # one move explains it, by a square that did not see it leave
         else:
             self._unseen = tuple(s for s, _ in best)   # the person says which; then the square is named
+
+    def _rearranged(self, reading: frozenset[Cell], expected: frozenset[Cell], frozen: Iterable[Cell],
+                    now: float) -> None:
+        """The person is putting the pieces where the LEDs ask (a set-up, a takeback): name a fault only
+        when most of the position stands and one fault alone explains what still differs (a square that
+        stays wrong while the rest is right); several are a board still being rearranged."""
+        if len(reading & expected) < SET_UP_SHARE * len(expected):
+            return
+        faults = explain(reading, expected, self.wires, frozen=list(frozen)) or []
+        if len(faults) == 1:
+            self._found(faults, now)
 
     def _found(self, faults: Iterable[SensorFault], now: float) -> None:
         known = {(f.kind, f.cells) for f, _ in self.faults}

@@ -117,6 +117,8 @@ class _Turn:
     """The position after a pending move, as an Expectation (the reply's first touch is read against it)."""
     told: set[Cell] = field(default_factory=set)
     """The squares whose "not your turn" was said this turn."""
+    jump_on_said: bool = False
+    """A capture that may stop or jump on (Konane) was explained this turn."""
 
 
 def _ahead(board: Board, color: Color) -> bool:
@@ -179,6 +181,11 @@ class Controller:
         self.alert: dict[str, str] | None = None
         """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
+        self.moves_itself = False
+        """The board moves the pieces the game asks for by itself (the virtual board, set by the Session):
+        messages then say what happened to the pieces, not what to do with them."""
+        self.virtual = False
+        """The board is the virtual one (the Session says so): set by hand, it has a button that does it."""
         self._tokens = 0
         settings = settings or GameSettings(config.game_variant(), config.human_color, config.opponent,
                                             config.level, None, config.orientation == "white-far",
@@ -275,10 +282,20 @@ class Controller:
             return
         self._setup(record)
         self.reset()
-        self.say(f"New game of {self.variant.name}: set up the start position.")
+        self.say(f"New game of {self.variant.name}{self._set_up_what()}")
         if record.unsaved is not None:
             self.say(f"{record.unsaved}: moves are refused until it can be saved.", "error")
         self._on_board(self.clock.now())
+
+    def _set_up_what(self) -> str:
+        """What a new game asks of the person's hands: the start position, another position shown by the
+        LEDs, or nothing (the board arranges itself)."""
+        if self.moves_itself:
+            return "."
+        button = " (Arrange pieces on the page, `setup` at the console, does it)" if self.virtual else ""
+        if self.start_fen == Board(self.variant).fen():
+            return f": set up the start position{button}."
+        return f": set up the position shown: the lit squares say what to empty and fill{button}."
 
     def resume(self, state: JournalState, settings: GameSettings | None = None) -> None:
         """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring. A
@@ -358,10 +375,20 @@ class Controller:
             return
         self.turn.computer_shape = shape
         self.record.pause_clock(self.clock.now())   # carrying the move out on the board costs nobody time
-        self.say(f"The computer ({self.record.mover}) plays {shape.text}: move the piece as the LEDs show.")
+        if not self.moves_itself:   # the virtual board makes it at once: said once played (_commit)
+            self.say(f"{self._mover_plays(shape.text, self.record.mover, len(self.records))}: move the piece "
+                     f"as the LEDs show.")
         if self.turn_state == "computer":
             self.engine_answered()
         self._on_board(self.clock.now())
+
+    def _mover_plays(self, text: str, by: str, ply: int, done: bool = False) -> str:
+        """The computer's move (the ``ply``-th of the game, 0 first) in words; a replay's is the record's
+        ("Move 12: 29-33"), numbered as the PDN numbers it."""
+        if self.settings.human_color == "none":
+            first = 0 if self.record.start_board().turn == self.variant.first else 1
+            return f"Move {(first + ply) // 2 + 1}: {text}"
+        return f"The computer ({by}) {'played' if done else 'plays'} {text}"
 
     def _on_board(self, now: float) -> None:
         """Hand the board to the current state's reader (its ``on_board``, or its parent's)."""
@@ -475,6 +502,7 @@ class Controller:
                 turn.pending = reading.complete
                 self._arm("settle", now, ms=self._settle_ms(reading))
                 self._display(self._progress_frame(reading))
+                self._explain_jumping_on(reading.complete)
             elif len(candidates) == 1:
                 self._commit(candidates[0])
             else:
@@ -485,6 +513,21 @@ class Controller:
         turn.pending = ()
         self._hands_on(reading)
         self._display(self._progress_frame(reading))
+
+    def _explain_jumping_on(self, shapes: tuple[MoveShape, ...]) -> None:
+        """A capture the rules let stop where it stands, or jump on (Konane): said once a turn, so that the
+        person knows both are moves."""
+        if self.turn.jump_on_said:
+            return
+        for shape in shapes:
+            path = shape.move.path
+            longer = [s.text for s in self.exp.shapes
+                      if s.captures and len(s.move.path) > len(path) and s.move.path[:len(path)] == path]
+            if shape.captures and longer:
+                self.turn.jump_on_said = True
+                self.say(f"You may stop here or jump again: {shape.text} stops on "
+                         f"{self.map.name(shape.target)}; {' or '.join(longer)} jumps on.")
+                return
 
     def _board_while_settling(self, now: float) -> None:
         """A move waits for its settle time: the next player's move, once begun, commits it."""
@@ -923,11 +966,12 @@ class Controller:
             return
         if not force and self.exp.read(self.played).kind != "none":
             return
-        to_empty, to_fill = self._sync_diff()
-        parts = [f"take the piece off {self.map.name(sq)}" for sq in to_empty]
-        parts += [f"put a {f.color} {'king' if f.king else 'man'} on {self.map.name(f.square)}"
-                  for f in to_fill]
-        self._warn("The board does not match the game: " + "; ".join(parts) + ".")
+        if not (force and self.moves_itself):   # forced: the game moved the pieces, the board follows
+            to_empty, to_fill = self._sync_diff()
+            parts = [f"take the piece off {self.map.name(sq)}" for sq in to_empty]
+            parts += [f"put a {f.color} {'king' if f.king else 'man'} on {self.map.name(f.square)}"
+                      for f in to_fill]
+            self._warn("The board does not match the game: " + "; ".join(parts) + ".")
         self.lose_sync()
 
     # --- committing -----------------------------------------------------------------------------------
@@ -937,6 +981,7 @@ class Controller:
         person's move may be amended until the side to move touches the board."""
         turn = self.turn
         by_person = not self.computer_to_move()
+        by = self.record.mover
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
@@ -947,8 +992,12 @@ class Controller:
         self._after_ply(record, crown=crown, previous=previous)
         if turn.amending is not None and turn.amending != shape.text:
             self.say(f"Amended: {shape.text}, not {turn.amending}.")
+        if not by_person and self.moves_itself:
+            self.say(self._mover_plays(shape.text, by, len(self.records) - 1, done=True) + ".")
         if crown is not None:
-            self.say(f"Crown the piece on {self.map.name(shape.target)}: put a second piece on it.")
+            square = self.map.name(shape.target)
+            self.say(f"The man on {square} is crowned." if self.moves_itself
+                     else f"Crown the piece on {square}: put a second piece on it.")
         self.commit()
         self._reread()
 
@@ -1054,11 +1103,13 @@ class Controller:
             raise ValueError(f"{self.variant.name}: a missed capture may be answered by {answers}, "
                              f"not {choice!r}")
         self.missed_info = None
+        back = "" if self.moves_itself else "put the piece back and "
+        retracted = f"{info.text} is retracted: {back}capture."
         if info.objection_ply is not None:
             self._takeback(1, physical=False)
-            self.say(f"{info.text} is retracted: put the piece back and capture.")
+            self.say(retracted)
         elif choice == "retract":
-            self.say(f"{info.text} is retracted: put the piece back and capture.")
+            self.say(retracted)
             self.retract()
             self.turn.restore = True
             if self.played != self.exp.base:
@@ -1074,7 +1125,9 @@ class Controller:
             if not self._force(info.origin, info.target, huffed, info.text, info.by):
                 self.missed_info = info
                 return
-            self.say(f"Huff: take the piece on {self.map.name(huffed)} off the board.")
+            name = self.map.name(huffed)
+            self.say(f"Huff: the piece on {name} is taken off." if self.moves_itself
+                     else f"Huff: take the piece on {name} off the board.")
 
     # --- takeback, end --------------------------------------------------------------------------------
     def _takeback(self, plies: int, physical: bool, amended: _Previous | None = None) -> None:
@@ -1090,8 +1143,9 @@ class Controller:
             self.turn.amending = amended.shape.text
             self.turn.touched |= amended.touched | touched
         else:
+            by_hand = not physical and not self.moves_itself   # the virtual board puts them back itself
             self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
-                     + ("." if physical else ": put the pieces back as the LEDs show."))
+                     + (": put the pieces back as the LEDs show." if by_hand else "."))
         already_out = self.turn_state == "out_of_sync"
         self.take_back()
         if already_out:   # no transition: the board is read against the earlier position

@@ -74,8 +74,9 @@ class ReplayLesson:
                             base.flipped, None, base.player)
 
     def begin(self, ctl: Controller) -> None:
-        ctl.say(f"Replaying {self.game.label() or self.name} ({len(self.moves)} plies): set up the position "
-                f"as the LEDs show, then make each move the LEDs light.")
+        how = ("Forward plays each move" if ctl.moves_itself else
+               "set up the position as the LEDs show, then make each move the LEDs light")
+        ctl.say(f"Replaying {self.game.label() or self.name} ({len(self.moves)} plies): {how}.")
 
     def review_work(self, depth: int, seconds: float, report: Any) -> None:
         """The blunder check, on a worker thread; ``report(item)`` hands each move's review to the loop."""

@@ -16,6 +16,9 @@ with moves saves that one to the library first; ``sensor_log`` (a ``SensorLogWri
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
 journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
 the log, and nothing found there stops the board from starting.
+The virtual board (a SimulatedDevice with ``auto_computer`` on) moves the pieces the game moves itself: the
+computer's moves, the set-up of every new position, the pieces put back after a takeback; the controller's
+messages then say what it did (``Controller.moves_itself``).
 Ratings: when a game against the built-in engine ends (not when it is abandoned), the person's Glicko-2
 rating in that variant is updated against the level's fixed rating in ``<data dir>/ratings.sqlite3`` (the
 file ``dboard ratings`` reads), on a worker thread; a Message tells the change and ``state()["rating"]`` shows
@@ -138,6 +141,7 @@ class Session:
         self.auto_computer = config.auto_computer
         """On the simulated board, the computer's moves play themselves."""
         self._auto_played = -1
+        self._arranged: tuple[int, str] | None = None
         self.broadcast_place = load_place(self.journal_dir, config) if config.broadcast else None
         """Where the board stands in the hall and who plays at it, when it broadcasts (``SetBroadcast``)."""
         self.controller = Controller(config, clock=self.clock, journal=self.journal, emit=self._publish,
@@ -145,9 +149,10 @@ class Session:
                                      pdn_dir=self.journal_dir / "games" if self.journal_dir else None)
         self.health = BoardHealth(self.controller, say=self.controller.say, show=self._show_frame,
                                   wires=wire_map(sensors), clock=self.clock, masked=config.masked_squares,
-                                  check_after=config.sensor_check_ms / 1000)
+                                  check_after=config.sensor_check_ms / 1000, can_fail=_can_fail(sensors))
         self.lessons = LessonDesk(self.journal_dir)
         """The exercise or replay under way (controller/lessons.py)."""
+        self._tell_controller()
 
     def _show_leds(self, frame: LedFrame) -> None:
         """The controller's frame to the board, with the squares whose sensors are at fault lit (health);
@@ -191,6 +196,7 @@ class Session:
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
+        self._arrange()
         self._refresh_rating()
         await self._settle_background()
         self._broadcast_state()
@@ -337,6 +343,7 @@ class Session:
             try:
                 self._handle(sent.command if sent else item)
                 self.lessons.follow(self.controller)
+                self._arrange()
                 self._play_for_the_computer()
             except ValueError as exc:
                 error = exc
@@ -429,6 +436,7 @@ class Session:
             if self.simulated is None:
                 raise ValueError("the computer's moves play themselves only on the simulated board")
             self.auto_computer = c.on
+            self._tell_controller()
         elif isinstance(c, cmd.SetBroadcast):
             self._move_broadcast(c.place())
         elif isinstance(c, cmd.MaskSquares):
@@ -484,6 +492,28 @@ class Session:
         self.health.rewired(wire_map(self.sensors))
         if ctl.frame is not None:
             self._show_leds(ctl.frame)
+
+    def _tell_controller(self) -> None:
+        """The controller's messages follow who moves the pieces the game asks for: the virtual board
+        itself (``auto_computer``), or hands."""
+        self.controller.virtual = self.simulated is not None
+        self.controller.moves_itself = self.controller.virtual and self.auto_computer
+
+    def _arrange(self) -> None:
+        """On the virtual board that moves its own pieces, stand the pieces where the game expects them
+        when the game (not the board) moved them: a new game, a set-up, a lesson, a resumed game (``setup``),
+        a takeback, a wrong exercise try, a retracted or huffed move (a position to restore). Once a turn and
+        state: a board that still reads otherwise (a fault planted in its switch matrix) is left to the
+        health."""
+        ctl, board = self.controller, self.simulated
+        if board is None or not self.auto_computer or self.health.testing:   # the self-test has the board
+            return
+        need = (ctl.engine_token, ctl.turn_state)
+        if self._arranged == need:
+            return
+        if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
+            self._arranged = need
+            board.set_occupancy(ctl.exp.base)
 
     def _play_for_the_computer(self) -> None:
         """On the simulated board, make the computer's move as soon as it is shown (once per move)."""
@@ -764,6 +794,12 @@ class Session:
 
     def __repr__(self) -> str:
         return f"Session({self.controller!r})"
+
+
+def _can_fail(sensors: BoardDevice) -> bool:
+    """A board's sensors can fail unless it is a simulated board with no switch matrix (whose faults tests
+    plant): that one reads exactly the pieces put on it."""
+    return not isinstance(sensors, SimulatedDevice) or sensors.matrix is not None
 
 
 def _stored_rating(path: Path, player: str, variant: str, level: int) -> Any:

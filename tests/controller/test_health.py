@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from gpio_table import GpioTable
 from rig import until
 
@@ -285,7 +286,8 @@ def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_pa
         matrix = SwitchMatrix(8, 8)
         matrix.stick((3, 3))
         board = SimulatedDevice(8, 8, clock=clock, matrix=matrix)
-        config = Config(variant="english", human_color="both", opponent="person")
+        config = Config(variant="english", human_color="both", opponent="person",
+                        auto_computer=False)   # the board's pieces stay off: it starts empty
         async with Session(config, board, board, tmp_path, clock=clock) as session:
             board.advance(0.1)
             await session.send(cmd.BoardTest("start"))
@@ -306,5 +308,63 @@ def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_pa
             assert report["lines"][0].startswith("The sensor under d4 seems stuck closed")
             assert report["lines"][1].startswith("The LED under c3 stayed dark")
             assert board.frame == session.controller.frame.dimmed(config.brightness)   # the game's LEDs back
+
+    asyncio.run(main())
+
+
+def test_pieces_being_put_back_are_no_fault_but_a_square_that_stays_wrong_is(tmp_path: Path) -> None:
+    """Issue 28 item 2: before, the squares a new game or a takeback asked to be set right were, after the
+    check time, said to be stuck and dead reeds. Now a board being rearranged is never taken for a broken
+    one; once the rest of the position stands right and still, the one square that stays wrong is named."""
+    async def body(t: GpioTable) -> None:
+        await t.set_up()
+        await t.move("11-15")
+        await t.send(cmd.NewGame("english", "both", "person"))   # 15 to empty, 11 to fill
+        assert t.ctl.state == "setup"
+        await t.wait(CHECK + 0.5)
+        assert t.session.health.faults == [] and not t.said("seems")
+        await t.lift("15")
+        await t.place("11")
+        assert t.ctl.state == "person.idle"
+
+        await t.move("11-15")
+        await t.move("22-18")
+        t.matrix.stick(t.sq("22"), closed=False)   # the reed under a square a man must go back to
+        await t.send(cmd.Takeback(2))
+        assert t.ctl.state == "out_of_sync" and t.texts == []
+        await t.wait(CHECK + 0.5)                   # the person has not begun putting them back
+        assert t.session.health.faults == [] and not t.said("seems")
+        await t.lift("15")
+        await t.place("11")                         # one man back: 18 and 22 still to do
+        await t.wait(CHECK + 0.5)
+        assert not t.said("seems")
+        await t.lift("18")
+        await t.place("22")                         # back where it was: the dead reed does not see it
+        assert t.ctl.state == "out_of_sync"
+        await t.wait(CHECK + 0.5)
+        [text] = t.said("seems")
+        assert text.startswith("The sensor under 22 seems dead") and "`mask 22`" in text
+
+    run(tmp_path, body)
+
+
+@pytest.mark.parametrize("reeds", [False, True])
+def test_a_simulated_board_without_reeds_has_no_faults_to_find(tmp_path: Path, reeds: bool) -> None:
+    """Issue 28 item 2: a simulated board reads exactly the pieces put on it, so a square left wrong (its
+    pieces moved by hand here) is never a fault's; with a switch matrix behind it (faults planted in tests)
+    it has reeds that can fail, and the square that stays wrong is named."""
+    async def main() -> None:
+        clock = ManualClock(50.0)
+        board = SimulatedDevice(8, 8, clock=clock, matrix=SwitchMatrix(8, 8) if reeds else None)
+        config = Config(variant="english", human_color="both", opponent="person", auto_computer=False)
+        async with Session(config, board, board, tmp_path, clock=clock) as session:
+            start = session.controller.exp.base
+            board.set_occupancy(start - {min(start)})       # one piece not put on yet
+            await session.idle()
+            clock.advance(CHECK + 1)
+            await asyncio.sleep(0.1)                        # the session's ticker sees the deadline
+            await session.idle()
+            assert session.controller.state == "setup"
+            assert bool(session.health.faults) is reeds
 
     asyncio.run(main())

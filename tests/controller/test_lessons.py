@@ -152,7 +152,8 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
 def test_an_unknown_exercise_or_variant_is_refused_by_name(tmp_path: Path) -> None:
     async def main() -> None:
         board = SimulatedDevice(8, 8)
-        async with Session(Config(variant="english"), board, board, tmp_path) as session:
+        config = Config(variant="english", auto_computer=False)   # the board stays empty: the game in setup
+        async with Session(config, board, board, tmp_path) as session:
             await session.idle()
             outcome = await send(session, cmd.StartExercise("english", "english-99"))
             assert outcome.status == "refused" and "no exercise 'english-99' in english" in outcome.reason

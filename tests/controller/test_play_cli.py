@@ -49,7 +49,7 @@ def test_play_script_person_against_person(tmp_path: Path) -> None:
 def test_play_goes_on_after_a_game_with_a_new_one(tmp_path: Path) -> None:
     text = play(tmp_path, "9-13\nresign white\nnew\nsetup\n10-14\npdn\n", *TWO_PEOPLE, "--no-journal").stdout
     assert "game over: 0-1 (resignation)" in text
-    assert "New game of English draughts: set up the start position." in text
+    assert "New game of English draughts.\n" in text   # the simulated board sets itself up
     assert "move 1: 10-14 (black)" in text and "1. 10-14 *" in text
 
 
@@ -251,7 +251,7 @@ def test_play_against_a_dxp_engine(tmp_path: Path) -> None:
         follower.wait()
     moves = [line for line in out.splitlines() if line.startswith("move ")]
     assert [move.split()[-1] for move in moves] == ["(white)", "(black)", "(white)"], out
-    assert moves[1] == "move 2: 19-23 (black)" and out.count("The computer (white) plays") == 2, out
+    assert moves[1] == "move 2: 19-23 (black)" and out.count("The computer (white) played") == 2, out
     assert "failed" not in out, out
 # --- the data directory: one writer, a port checked first, damage that never stops the board -------------
 
@@ -494,4 +494,4 @@ def test_an_exercise_plays_its_line_out_and_next_sets_up_the_next_one() -> None:
     assert "move 4: 10-15 (black)" in text
     assert "The line is played out: exercise english-01 is done. Type `next`" in text
     after = text.split("The line is played out")[1]
-    assert "Exercise english-02 (2 of 28)" in after and after.rstrip().endswith("setup>")
+    assert "Exercise english-02 (2 of 28)" in after and after.rstrip().endswith("person.idle>")

@@ -708,3 +708,22 @@ def test_the_last_move_of_a_game_can_be_amended_too() -> None:
     r.do("lift d4, place f6, wait 1.1")   # f6 is on the king's line too: it settles as long
     assert r.texts == ["a1:f6"] and r.state == "game_over"
     assert "Amended: a1:f6, not a1:d4." in r.messages() and len(r.of(ev.GameOver)) == 2
+
+
+KONANE = ("B:Wa1,c1,g1,b2,f2,h2,a3,e3,g3,b4,d4,f4,h4,a5,c5,e5,b6,d6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+          ":Bb1,d1,f1,h1,a2,c2,e2,g2,b3,f3,h3,a4,c4,g4,b5,h5,a6,c6,e6,b7,d7,f7,h7,a8,c8,e8,g8")
+
+
+def test_a_konane_capture_that_may_stop_or_jump_on_says_so_then_stops_or_is_amended_on() -> None:
+    """Issue 28 item 5: b5 takes c5 and may stop on d5 or take e5 too: said once, and the piece resting on
+    d5 stops there; jumping on before the opponent touches the board amends the move to the longer one."""
+    r = Rig("hawaii", fen=KONANE)
+    r.do("lift b5, lift c5, place d5")
+    assert r.state == "person.settling"
+    said = r.messages().splitlines()[-1]
+    assert said == "You may stop here or jump again: b5xd5 stops on d5; b5xf5 jumps on."
+    r.wait(0.4)
+    assert r.texts == ["b5xd5"]
+    r.do("lift d5, lift e5, place f5, wait 0.4")
+    assert r.texts == ["b5xf5"] and "Amended: b5xf5, not b5xd5." in r.messages()
+    assert r.messages().count("You may stop here") == 1

@@ -91,12 +91,9 @@ def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
             assert len(session.controller.records) == 1
             position = session.controller.exp.base
         board2 = SimulatedDevice(10, 10)
-        async with Session(config, board2, board2, tmp_path) as again:
+        async with Session(config, board2, board2, tmp_path) as again:   # the virtual board sets it up
             await again.idle()
-            assert again.state()["state"] == "setup"
-            board2.set_occupancy(position)
-            await again.idle()
-            assert again.state()["state"] == "person.idle"
+            assert again.state()["state"] == "person.idle" and board2.occupied == position
             assert [m["text"] for m in again.state()["moves"]] == [session.controller.records[0].text]
 
     asyncio.run(main())
@@ -124,7 +121,8 @@ def test_brightness_dims_what_the_board_shows_not_what_the_game_says() -> None:
     """Config.brightness scales the colors sent to the LEDs; the controller's frame stays whole."""
     async def main() -> None:
         board = SimulatedDevice(10, 10)
-        config = Config(variant="international", human_color="both", opponent="person", brightness=0.25)
+        config = Config(variant="international", human_color="both", opponent="person", brightness=0.25,
+                        auto_computer=False)   # the pieces are put on by hand
         async with Session(config, board, board) as session:
             await session.idle()   # an empty board: the start squares are lit to be filled
             frame = session.controller.frame
@@ -145,15 +143,12 @@ def test_the_simulated_board_follows_the_variant_size(tmp_path: Path) -> None:
         async with Session(config, board, board, tmp_path) as session:
             for variant in ("spanish", "turkish", "international"):
                 events = session.subscribe()
-                before = (board.rows, board.cols)
                 await session.send(cmd.NewGame(variant, "both", "person"))
                 await session.idle()
                 size = (session.controller.variant.height, session.controller.variant.width)
                 assert (board.rows, board.cols) == size
-                assert board.occupied == frozenset() or size == before   # a new size starts empty
                 assert (session.state()["rows"], session.state()["cols"]) == size
-                board.set_occupancy(session.controller.exp.base)
-                await session.idle()
+                assert board.occupied == session.controller.exp.base   # its pieces set themselves up
                 assert session.state()["state"] == "person.idle", variant
                 errors = [e for e in _drain(events) if isinstance(e, ev.Message) and e.level == "error"]
                 assert errors == []
@@ -213,9 +208,9 @@ def test_konane_removals_and_alquerque_on_the_simulated_board(tmp_path: Path) ->
     async def main() -> None:
         board = SimulatedDevice(8, 8)
         config = Config(variant="hawaii", human_color="white", opponent="engine", settle_ms=50)
-        async with Session(config, board, board, tmp_path, opponent=LevelOneEngine("hawaii")) as session:
-            events = session.subscribe()
-            board.set_occupancy(session.controller.exp.base)
+        session = Session(config, board, board, tmp_path, opponent=LevelOneEngine("hawaii"))
+        events = session.subscribe()
+        async with session:                                       # the virtual board sets itself up
             first = await next_event(events, ev.MoveCommitted)   # Black, the computer, takes a piece off
             assert first.by == "black" and first.text in ("a8xa8", "h1xh1", "d5xd5", "e4xe4")
             await session.idle()
@@ -232,9 +227,7 @@ def test_konane_removals_and_alquerque_on_the_simulated_board(tmp_path: Path) ->
             await session.send(cmd.NewGame("alquerque", "both", "person"))
             await session.idle()
             assert [e for e in _drain(events) if isinstance(e, ev.Message) and e.level == "error"] == []
-            assert (board.rows, board.cols) == (5, 5)
-            board.set_occupancy(session.controller.exp.base)
-            await session.idle()
+            assert (board.rows, board.cols) == (5, 5) and board.occupied == session.controller.exp.base
             assert session.state()["state"] == "person.idle" and len(session.state()["legal_moves"]) == 4
 
     asyncio.run(main())

@@ -138,10 +138,8 @@ def test_claim_draw_button_follows_the_rules(pw: Playwright, tmp_path: Path) -> 
         page.select_option("#ng-opponent", "person")
         page.fill("#ng-fen", board.fen())
         page.click("#btn-new-game")
-        wait_state(page, "setup")
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
-        page.click("#btn-arrange")
-        wait_state(page, "person.idle")
+        wait_state(page, "person.idle")   # the virtual board sets the position up itself
         assert page.is_disabled("#btn-claim-draw")
         for ply, text in enumerate(("30-26", "4-8", "26-30", "8-4") * 2, 1):
             move = board.parse_move(text)
@@ -236,10 +234,8 @@ def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: P
             page.select_option("#ng-variant", "international")
             page.select_option("#ng-color", "black")
             page.select_option("#ng-opponent", "dxp")
-            page.click("#btn-new-game")
-            wait_state(page, "setup")
-            page.click("#btn-arrange")
-            page.wait_for_selector("#messages li:has-text('The computer (white) plays')")
+            page.click("#btn-new-game")   # the virtual board sets itself up; White's moves play themselves
+            page.wait_for_selector("#messages li:has-text('The computer (white) played')")
             assert live.state()["engine"]["opponent"] == "dxp"
             assert "failed" not in page.text_content("#messages")
     finally:

@@ -22,8 +22,8 @@ def test_an_exercise_is_set_up_by_the_lit_squares_and_solved_on_the_virtual_boar
     exercise = next(e for e in load("english").exercises if e.kind == "shot")
     position = rules.Board("english", exercise.fen)
     rc = position.variant.geometry.rc
-    with live_server(tmp_path, variant="english", human_color="white", opponent="person") as live, \
-            browser(pw) as context:
+    with live_server(tmp_path, variant="english", human_color="white", opponent="person",
+                     auto_computer=False) as live, browser(pw) as context:   # set up by hand, as a real board
         page = open_page(context, live.url)
         arranged(page)                                   # the start position stands on the board
         page.click("#exercises-panel summary")
@@ -46,6 +46,7 @@ def test_an_exercise_is_set_up_by_the_lit_squares_and_solved_on_the_virtual_boar
             if page.get_attribute("#machine", "data-state") == "person.idle":
                 break
         wait_state(page, "person.idle")
+        page.check("#auto-computer")                     # set up by hand; the line's replies play themselves
         page.click("#lesson-hint")
         solution = position.parse_move(exercise.solution)
         page.wait_for_selector(f"{cell(*rc(solution.from_square))}[data-led]")
@@ -55,7 +56,7 @@ def test_an_exercise_is_set_up_by_the_lit_squares_and_solved_on_the_virtual_boar
         assert f"Right: {exercise.solution} is the solution" in page.text_content("#messages")
         # issue 28 item 13: the line's reply is played by itself, and Next exercise sets up the next one
         page.wait_for_function(f"() => document.querySelector('#messages').textContent.includes("
-                               f"'The computer (black) plays {exercise.line[1]}')")
+                               f"'The computer (black) played {exercise.line[1]}')")
         wait_state(page, "person.idle")                  # the line's reply played by itself
         following = live.session.state()["lesson"]["next_exercise"]
         page.click("#lesson-next")

@@ -55,7 +55,8 @@ def test_two_browsers_see_the_same_live_board(pw: Playwright, tmp_path: Path) ->
 
 
 def test_control_needs_the_token_when_public(pw: Playwright, tmp_path: Path) -> None:
-    with live_server(tmp_path, opponent="person", options=public(public_view=True)) as live:
+    with live_server(tmp_path, opponent="person", options=public(public_view=True),
+                     auto_computer=False) as live:   # the board stays empty: a click lifts or places
         assert live.url.endswith(f"?token={TOKEN}")
         open_url = live.url.split("?")[0]
         with browser(pw) as context:

@@ -66,7 +66,8 @@ export class BoardInput {
       if (next.length) {
         sel.landings.push(k);
         const done = next.filter((p) => p.path.length === n + 1);
-        if (done.length === 1 && next.length === 1) return this.finish(done[0], dragged);
+        // a capture that may stop here (Konane) stops here: one click; its far landing clicked jumps on
+        if (done.length === 1) return this.finish(done[0], dragged);
         return this.host.changed();
       }
       const ends = cands.filter((p) => key(...p.path[p.path.length - 1]) === k);
@@ -75,8 +76,10 @@ export class BoardInput {
       if (stop && k === this.standing()) return this.finish(stop, dragged);
       if (ends.length > 1) { this.host.say("Several captures end there: click each landing square in turn."); return; }
     }
-    const movable = this.host.paths().some((p) => key(...p.path[0]) === k);
-    this.selection = movable && !(sel && sel.origin === k && !sel.landings.length && !dragged)
+    const from = this.host.paths().filter((p) => key(...p.path[0]) === k);
+    const removal = from.length === 1 && from[0].path.every((c) => key(...c) === k);   // Konane's opening
+    if (removal && !dragged) return this.finish(from[0], false);                      // one click takes it off
+    this.selection = from.length && !(sel && sel.origin === k && !sel.landings.length && !dragged)
       ? { origin: k, landings: [] } : null;
     this.host.changed();
   }
