@@ -140,6 +140,18 @@ def engine_level(name: str) -> int | None:
     return int(m.group(1)) if m and 1 <= int(m.group(1)) <= 10 else None
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a CSV cell as a formula (=HYPERLINK(...) in a player's name)."""
+
+
+def inert(value: object) -> object:
+    """A text cell a spreadsheet cannot take for a formula: one that starts like one gets a leading ``'``
+    (OWASP's advice for CSV injection); numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @dataclass
 class LibraryStats:
     """The statistics of a list of games (see :meth:`of`); ``problems`` says which games were left out."""
@@ -216,7 +228,7 @@ class LibraryStats:
         columns = list(rows[0]) if rows else list(self._empty_columns(table))
         writer = csv.DictWriter(out, columns, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: inert(value) for key, value in row.items()} for row in rows)
         return out.getvalue()
 
     def _empty_columns(self, table: str) -> list[str]:

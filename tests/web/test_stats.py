@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,17 @@ def test_a_game_with_one_person_on_both_sides_is_no_players_result(tmp_path: Pat
     assert [(r["player"], r["variant"]) for r in stats.rows("players")] == [
         ("Computer (level 3)", "all"), ("Computer (level 3)", "international")]
     assert by(stats.rows("levels"), level=3)["wins"] == 1   # the unnamed player beat it
+
+
+def test_names_that_look_like_formulas_stay_text_in_the_csv(tmp_path: Path) -> None:
+    """A player named =HYPERLINK(...) (or +, -, @, tab first) is written as inert text (issue 30 item 10), in
+    the file dboard stats --csv writes and the page's download alike (one writer)."""
+    hostile = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1)", "\tTab"]
+    for n, name in enumerate(hostile):
+        write(tmp_path, f"h{n}.pdn", ANN_WINS.replace('"Ann"', json.dumps(name)))
+    stats = library_stats(GameLibrary(tmp_path))
+    read = {row["player"] for row in stats.rows("players")}
+    assert {n for n in read if n.startswith(("=", "+", "-", "@", "\t"))}, "the names reached the table"
+    written = {row["player"] for row in csv.DictReader(io.StringIO(stats.csv("players")))}
+    assert written == {"'" + n if n.startswith(("=", "+", "-", "@", "\t", "\r")) else n for n in read}
+    assert not any(n.startswith(("=", "+", "-", "@", "\t", "\r")) for n in written)
