@@ -57,6 +57,15 @@ class MoveShape:
     def __repr__(self) -> str:
         return f"MoveShape({self.text})"
 
+    def by_hand(self) -> list[tuple[Literal["lift", "place"], Cell]]:
+        """The lifts and the place that make this move with the pieces: the mover lifted, each captured
+        piece taken off, the mover put down (a removal, Konane's opening, puts nothing down)."""
+        steps: list[tuple[Literal["lift", "place"], Cell]] = [("lift", self.origin)]
+        steps += [("lift", square) for square in self.captures if square != self.origin]
+        if not self.move.is_removal:
+            steps.append(("place", self.target))
+        return steps
+
 
 @dataclass(frozen=True)
 class Reading:

@@ -235,10 +235,8 @@ def _execute(session: Session, board: SimulatedDevice | None, text: str) -> None
         shape = ctl.exp.shape_of(move)
         if shape is None:
             raise ValueError(f"{text} is not a legal move here")
-    board.lift(shape.origin)
-    for sq in shape.captures:
-        board.lift(sq)
-    board.place(shape.target)
+    for verb, square in shape.by_hand():   # (a Konane removal put its piece back: "Took back 1 ply")
+        (board.lift if verb == "lift" else board.place)(square)
 
 
 HELP = """\

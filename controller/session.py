@@ -530,12 +530,8 @@ class Session:
                 ctl.engine_token:
             return
         self._auto_played = ctl.engine_token
-        board.lift(shape.origin)
-        for square in shape.captures:
-            if square != shape.origin:
-                board.lift(square)
-        if not shape.move.is_removal:   # a removal (Konane's opening) puts nothing down
-            board.place(shape.target)
+        for verb, square in shape.by_hand():
+            (board.lift if verb == "lift" else board.place)(square)
 
     def _consult(self, board: Board, seconds: float, then: Callable[[Any], None]) -> None:
         """Ask the built-in engine about ``board`` on a worker thread (at the game's level, as the computer

@@ -495,3 +495,15 @@ def test_an_exercise_plays_its_line_out_and_next_sets_up_the_next_one() -> None:
     assert "The line is played out: exercise english-01 is done. Type `next`" in text
     after = text.split("The line is played out")[1]
     assert "Exercise english-02 (2 of 28)" in after and after.rstrip().endswith("person.idle>")
+
+
+def test_konane_starts_from_the_console() -> None:
+    """Issue 30 item 11: the opening removal typed at the prompt was made by lifting the piece and putting
+    it back, so it was recorded and at once taken back ("Took back 1 ply"); now both removals and the first
+    jump are recorded."""
+    out = _at_terminal("--variant", "hawaii", "--human-color", "both", "--opponent", "person", "--no-journal",
+                       "--no-web", typed="e4xe4\nd4xd4\ne6xe4\nshow\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "Took back" not in out.stdout and "error" not in out.stdout
+    for number, move in enumerate(("e4xe4", "d4xd4", "e6xe4"), 1):
+        assert f"move {number}: {move}" in out.stdout
