@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from controller.broadcast.wire import RESULTS, check_level
+from controller.durable import set_aside
+from readers import at, expect_dict, loads, read_text
 
 log = logging.getLogger(__name__)
 
 SYSTEMS = ("round-robin", "swiss")
+MAX_BOOK_BYTES = 8 * 1024 * 1024
+"""An event of a thousand boards over twenty rounds has a book of a few megabytes at most."""
 MAX_NAME = 80
 
 
@@ -54,20 +58,37 @@ class EventBook:
 
     @classmethod
     def load(cls, path: Path) -> EventBook:
-        """The book in ``path`` (an empty one when there is none yet)."""
-        book = cls(path)
+        """The book in ``path`` (an empty one when there is none yet). A damaged book is moved aside under a
+        free name (``NAME.damaged-<UTC time>``, for the arbiter to look at) and the event starts afresh: it
+        never takes the event's pages down."""
+        if not path.exists() and not path.is_symlink():
+            return cls(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return book
-        except (OSError, ValueError) as exc:
-            raise BookError(f"{path}: cannot read the arbiter's data: {exc}") from None
+            return cls._read(path)
+        except ValueError as exc:   # ReadError and BookError are ValueErrors too
+            try:
+                aside = f"kept as {set_aside(path).name}"
+            except OSError as move:
+                aside = f"not moved aside ({move.strerror or move})"
+            log.warning("the arbiter's data %s cannot be read (%s); %s, the event starts afresh", path, exc,
+                        aside)
+            return cls(path)
+
+    @classmethod
+    def _read(cls, path: Path) -> EventBook:
+        """The book the file holds, checked whole (ValueError naming what is wrong)."""
+        where = str(path)
+        data = expect_dict(loads(read_text(path, what="arbiter's data", limit=MAX_BOOK_BYTES), where,
+                                 max_depth=5), where)
+        book = cls(path)
         book.set_system(data.get("system", "swiss"), data.get("win", 2.0), data.get("draw", 1.0))
-        for round_, pairs in data.get("pairings", {}).items():
+        for round_, pairs in expect_dict(data.get("pairings", {}), at(where, "pairings", ": ")).items():
             book.set_pairings(round_, pairs)
-        for round_, boards in data.get("corrections", {}).items():
-            for board, c in boards.items():
-                book.correct(round_, board, c["result"], c.get("note", ""))
+        corrections = at(where, "corrections", ": ")
+        for round_, boards in expect_dict(data.get("corrections", {}), corrections).items():
+            for board, c in expect_dict(boards, at(corrections, round_)).items():
+                c = expect_dict(c, at(at(corrections, round_), board))
+                book.correct(round_, board, c.get("result"), c.get("note", ""))
         return book
 
     def save(self) -> None:

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from readers import loads, read_text
+
 from ..durable import durable_replace
 from .wire import BoardTopic, check_level
 
@@ -77,11 +79,12 @@ def load_place(data_dir: Path | None, config: Any) -> BroadcastPlace:
     if data_dir is None:
         return configured
     path = data_dir / PLACE_FILE
-    try:
-        place = BroadcastPlace.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return configured
-    except (OSError, ValueError) as exc:   # a torn or edited file: the config's place, and say so
+    try:
+        place = BroadcastPlace.from_json(loads(read_text(path, what="broadcast place", limit=64 * 1024),
+                                               str(path), max_depth=2))
+    except ValueError as exc:   # a torn or edited file (ReadError too): the config's place, and say so
         log.warning("%s cannot be read (%s); broadcasting under the config's place", path, exc)
         return configured
     if place != configured:
