@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.clock import Clock as TimeSource
-from rules import Board, Color, Game, Move, Variant
+from rules import Board, Color, Game, Move, RulesError, Variant
 from rules.pdn import Clock, Line, MoveNode, PdnGame
 from rules.pdn.record import variant_tags
 from rules.pdn.writer import write_game
@@ -94,22 +94,31 @@ def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record]
     board = Board(variant, start_fen)
     if start_fen is not None:
         header["FEN"] = start_fen
+    start_ply = 0 if board.turn == variant.first else 1
     nodes = []
     for r in records:
         clock = None
         if r.clocks is not None:
             clock = Clock(round(r.clocks[0]), round(r.clocks[1]), r.wall)
         if r.kind == "move":
-            nodes.append(MoveNode(r.text, clock=clock))
+            nodes.append(MoveNode(_file_text(board, r.text), clock=clock))
         else:
             nodes.append(MoveNode(r.text.split(" (")[0], clock=clock,
                                   comments=[f"forced: {r.text}; position after it {r.fen}"]))
-    start_ply = 0 if board.turn == variant.first else 1
+        board.set_fen(r.fen)
     mainline = Line(nodes)
     if tags.reason and tags.result != "*":
         (nodes[-1].comments if nodes else mainline.comments).append(tags.reason)
     game = PdnGame(tags=header, mainline=mainline, result=tags.result, start_ply=start_ply)
     return write_game(game)
+
+
+def _file_text(board: Board, text: str) -> str:
+    """A played move as PDN files write it (captures joined by `x`: Thai shows `-`, Russian `:`)."""
+    try:
+        return board.pdn_move_text(board.parse_move(text))
+    except RulesError:   # a record from an older rules core: the writer still joins captures by x
+        return text
 
 
 def color_name(color: Color) -> str:

@@ -6,8 +6,10 @@ import io
 
 import pytest
 from _pdnhelpers import CORPUS, read_text
+from _rulestest import playout
 
 from controller.cli import main
+from rules.pdn import game_from_board, variant_of, write_game
 from rules.pdn.cli import Progress
 
 FAIL = CORPUS / "fail"
@@ -87,9 +89,32 @@ def test_convert_russian_to_numeric(capsys, tmp_path) -> None:
     assert main(["pdn", "convert", str(path), "--to", "numeric"]) == 0
     out = capsys.readouterr().out
     assert "1. 10-14 22-19 2. 5-10 27-22" in out  # a1 = 1 (PDN numbering of GameType 25, A0)
-    assert "6. 14:21" in out
+    assert "6. 14x21 17x26" in " ".join(out.split()) and ":" not in out.split("\n\n")[1]   # PDN 3.0's `x`
+    assert '[GameType "25,W,8,8,N0,0"]' in out   # says numbers, counted from a1 (White's bottom left)
     (game,) = read_text(out, validate=True)
     assert not game.errors and len(game.moves) == 12
+
+
+@pytest.mark.parametrize(("variant", "to", "gametype"), [
+    ("english", "algebraic", "21,B,8,8,A0,0"),
+    ("english", "numeric", "21,B,8,8,N1,0"),
+    ("russian", "algebraic", "25,W,8,8,A0,0"),
+    ("thai", "algebraic", "31,B,8,8,A0,0"),
+    ("hawaii", "numeric", "62,B,8,8,N3,0"),   # Black first: a1, square 1, is the top right Black sees
+])
+def test_convert_writes_a_gametype_that_names_its_notation(capsys, tmp_path, variant: str, to: str,
+                                                           gametype: str) -> None:
+    """The GameType's notation field (A/N and square 1's corner) follows the conversion (issue 28 item 4);
+    read back, the game is the same variant and the same moves."""
+    board = playout(variant, 12, f"convert {variant}")
+    path = tmp_path / "g.pdn"
+    path.write_text(write_game(game_from_board(board)), encoding="utf-8")
+    assert main(["pdn", "convert", str(path), "--to", to]) == 0
+    out = capsys.readouterr().out
+    assert f'[GameType "{gametype}"]' in out
+    (game,) = read_text(out, validate=True)
+    assert not game.errors and variant_of(game).id == variant
+    assert [node.move for node in game.moves] == board.move_stack
 
 
 class _Terminal(io.StringIO):
