@@ -9,6 +9,7 @@ from engine.core import Engine
 from engine.dxp import BETWEEN_MOVES, FIRST_RECORD, HANDSHAKE, MARGIN
 from engine.limits import Progress, SearchLimits, format_score
 from rules import VARIANT_IDS, Board, Color, get_variant
+from rules.cli import quiet_by_default
 
 
 def _board(args: argparse.Namespace) -> Board:
@@ -16,6 +17,7 @@ def _board(args: argparse.Namespace) -> Board:
     return Board(variant, args.fen) if args.fen else Board(variant)
 
 
+@quiet_by_default
 def _analyse(args: argparse.Namespace) -> int:
     board = _board(args)
     if args.depth is None and args.time is None:
@@ -40,6 +42,7 @@ def _analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+@quiet_by_default
 def _hint(args: argparse.Namespace) -> int:
     from engine.hint import hint
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 import rules
+from rules.cli import quiet_by_default
 from rules.pdn.convert import NOTATIONS, convert_game
 from rules.pdn.encoding import DecodedLines
 from rules.pdn.reader import PdnReader
@@ -58,6 +59,7 @@ class Progress:
 
 
 def _check_variant(variant: str | None) -> None:
+    """Exit naming the problem if --variant names no variant."""
     if variant is not None:
         try:
             rules.get_variant(variant)
@@ -65,6 +67,7 @@ def _check_variant(variant: str | None) -> None:
             raise SystemExit(f"error: {exc}") from None
 
 
+@quiet_by_default
 def cmd_check(args: argparse.Namespace) -> int:
     """Parse every game of every file, validate it (unless --syntax-only), list every failure.
 
@@ -122,6 +125,7 @@ def diagram(board: rules.Board) -> str:
     return "\n".join(rows)
 
 
+@quiet_by_default
 def cmd_show(args: argparse.Namespace) -> int:
     """Print one game (canonical text) and the final position of its main line as a diagram."""
     _check_variant(args.variant)
@@ -145,6 +149,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     raise SystemExit(f"error: {args.file} has no game {args.game} (it holds {number}; --game counts from 1)")
 
 
+@quiet_by_default
 def cmd_convert(args: argparse.Namespace) -> int:
     """Rewrite every game's moves in numeric or algebraic notation (canonical PDN on stdout)."""
     _check_variant(args.variant)

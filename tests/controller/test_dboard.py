@@ -52,7 +52,7 @@ PDN = Path(__file__).resolve().parents[1] / "data" / "pdn-corpus" / "succeed" / 
 @pytest.mark.parametrize("args", [
     ("--help",), ("--version",), ("moves", "international"), ("perft", "english", "3"),
     ("pdn", "convert", str(PDN), "--to", "algebraic"), ("pdn", "check", "--warnings", str(PDN)),
-    ("pdn", "show", str(PDN)), ("ratings", "--db", "{tmp}/ratings.sqlite3"),
+    ("pdn", "show", str(PDN)), ("ratings", "--data-dir", "{tmp}"),
     ("hint", "english", "--time", "0.1"), ("rules", "english"),
 ], ids=lambda args: " ".join(args[:2]))
 def test_item_14_output_to_a_closed_pipe_ends_quietly_as_on_sigpipe(tmp_path: Path,

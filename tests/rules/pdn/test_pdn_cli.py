@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from _pdnhelpers import CORPUS, read_text
@@ -133,3 +136,17 @@ def test_progress_counts_on_one_terminal_line_and_wipes_it() -> None:
     quiet = io.StringIO()            # not a terminal (a pipe, a log file): nothing at all
     Progress(quiet, every=0.0).update("big.pdn", 1)
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("action", ["show", "check"])
+def test_show_and_check_print_only_what_was_asked_unless_verbose(tmp_path, action: str) -> None:
+    """Issue 28 item 20: INFO lines ("parachute plays on the pure-Python core") were logged by default."""
+    path = tmp_path / "p.pdn"
+    path.write_text(write_game(game_from_board(playout("parachute", 6, "quiet"))), encoding="utf-8")
+    dboard = str(Path(sys.executable).with_name("dboard"))
+    quiet = subprocess.run([dboard, "pdn", action, str(path)], capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout.startswith("[Result" if action == "show" else f"{path}: 1 games, 0 failed")
+    verbose = subprocess.run([dboard, "-v", "pdn", action, str(path)], capture_output=True, text=True,
+                             timeout=120)
+    assert "INFO rules.native: draughts-board: parachute plays on the pure-Python core" in verbose.stderr
