@@ -53,10 +53,10 @@ _TAG = re.compile(r"""(?P<name>Event|White|Black) (?P<value>'(?:[^'\\]|\\.)*'|"(
 
 def source_words(source: str) -> str:
     """Where an exercise comes from, in words: the game (event, players), the ply, and the collection of
-    games it is in, not the data file that holds them ("tests/data/...1973.pdn, game 1 (Event 'Tweekamp
-    Wereldkampioenschap', White 'Sijbrands, Ton', Black 'Andreiko, Andris'), after ply 65" reads "Tweekamp
-    Wereldkampioenschap: Sijbrands, Ton - Andreiko, Andris, after ply 65 (game 1 of the collection ...1973)")
-    (the web page shows the source as stored)."""
+    games it is in, not the data file that holds them: "tests/data/international-sijbrands-andreiko-1973.pdn,
+    game 1 (Event 'Tweekamp Wereldkampioenschap', White 'Sijbrands, Ton', Black 'Andreiko, Andris'), after ply
+    65" reads "Tweekamp Wereldkampioenschap: Sijbrands, Ton - Andreiko, Andris, after ply 65 (game 1 of the
+    collection international-sijbrands-andreiko-1973)" (the web page shows the source as stored)."""
     m = _SOURCE.fullmatch(source)
     if m is None:
         return source

@@ -32,7 +32,7 @@ def test_exercises_lists_the_collection_with_the_players_progress(tmp_path: Path
 
 
 def test_exercises_show_names_the_game_an_exercise_comes_from(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 28 item 20: `--show` named a test file (tests/data/...pdn) as the source, not the game."""
+    """Issue 28 item 20: `--show` named a test file (a PDN file of tests/data) as the source, not the game."""
     first = load("international", verify_engine=False).exercises[0]
     assert main(["exercises", "--variant", "international", "--show", first.id]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -42,8 +42,8 @@ def test_exercises_show_names_the_game_an_exercise_comes_from(capsys: pytest.Cap
         for exercise in load(variant, verify_engine=False).exercises:
             words = source_words(exercise.source)
             assert "tests/" not in words and ".pdn" not in words and " of the collection " in words, words
-    assert source_words("tests/data/a b.pdn, game 3, after ply 4") == "game 3 of the collection a b, " \
-                                                                       "after ply 4"
+    assert source_words("tests/data/brazilian-openings.pdn, game 3, after ply 4") == \
+        "game 3 of the collection brazilian-openings, after ply 4"
     assert source_words("The Yearbook 1980, diagram 7") == "The Yearbook 1980, diagram 7"   # kept as written
 
 
