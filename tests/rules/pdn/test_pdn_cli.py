@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,9 +145,11 @@ def test_show_and_check_print_only_what_was_asked_unless_verbose(tmp_path, actio
     path = tmp_path / "p.pdn"
     path.write_text(write_game(game_from_board(playout("parachute", 6, "quiet"))), encoding="utf-8")
     dboard = str(Path(sys.executable).with_name("dboard"))
-    quiet = subprocess.run([dboard, "pdn", action, str(path)], capture_output=True, text=True, timeout=120)
+    native = {**os.environ, "DBOARD_PURE_PYTHON": "0"}   # the INFO line comes from the native core's check
+    quiet = subprocess.run([dboard, "pdn", action, str(path)], capture_output=True, text=True, timeout=120,
+                           env=native)
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.startswith("[Result" if action == "show" else f"{path}: 1 games, 0 failed")
     verbose = subprocess.run([dboard, "-v", "pdn", action, str(path)], capture_output=True, text=True,
-                             timeout=120)
+                             timeout=120, env=native)
     assert "INFO rules.native: draughts-board: parachute plays on the pure-Python core" in verbose.stderr
