@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.journal_cli",
     "controller.lessons_cli",
     "controller.replay_cli",
+    "controller.service_cli",
     "web.stats_cli",
     "hall.cli",
 )

@@ -15,12 +15,26 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from rules import Variant, get_variant
+from rules import VARIANT_IDS, Variant, get_variant
 from rules.errors import shorten
 from rules.options import format_text, parse_text
 
+from .broadcast.client import PROTOCOLS
+from .field_docs import setting_help
+
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
 OPPONENTS = ("engine", "person", "external", "dxp")
+CHOICES: dict[str, tuple[str, ...]] = {"opponent": OPPONENTS, "human_color": ("white", "black", "both"),
+                                       "orientation": ("white-near", "white-far"),
+                                       "broadcast_protocol": PROTOCOLS}
+"""The settings that take one of a few words: checked at load, listed by --help."""
+RANGES: dict[str, tuple[float, float]] = {
+    "level": (1, 10), "brightness": (0.0, 1.0), "port": (1, 65535), "settle_ms": (0, 60_000),
+    "king_settle_ms": (0, 60_000), "grace_ms": (0, 600_000), "sensor_check_ms": (100, 600_000),
+    "broadcast_heartbeat": (0.1, 3600.0)}
+"""The numeric settings' bounds (inclusive): checked at load, listed by --help."""
+SECONDS = ("engine_time", "external_handshake", "dxp_handshake", "external_margin")
+"""Settings that are a positive number of seconds."""
 MIN_TOKEN = 16
 """The shortest web token accepted: a short one can be guessed."""
 
@@ -58,7 +72,7 @@ class Config:
     """Host names the web panel answers to besides this machine's own (comma-separated; e.g. the name of a
     TLS proxy in front of it, or *.example.org); any other Host header gets 400."""
     human_color: str = "white"
-    """Rgb the person plays: white, black or both (two people on one board)."""
+    """Color the person plays: white, black or both (two people on one board)."""
     opponent: str = "engine"
     """Who plays the other side: engine (built-in), person, external (external_engine) or dxp (dxp_engine)."""
     settle_ms: int = 300
@@ -134,23 +148,17 @@ class Config:
     """Time the board must stay still, disagreeing with the game, before its sensors are examined."""
 
     def __post_init__(self) -> None:
-        _check_range("level", self.level, 1, 10)
-        _check_range("brightness", self.brightness, 0.0, 1.0)
-        _check_range("port", self.port, 1, 65535)
-        _check_range("settle_ms", self.settle_ms, 0, 60_000)
-        _check_range("king_settle_ms", self.king_settle_ms, 0, 60_000)
-        _check_range("grace_ms", self.grace_ms, 0, 600_000)
-        _check_range("sensor_check_ms", self.sensor_check_ms, 100, 600_000)
-        for key in ("engine_time", "external_handshake", "dxp_handshake", "external_margin"):
+        for key, (low, high) in RANGES.items():
+            _check_range(key, getattr(self, key), low, high)
+        for key in SECONDS:
             value = getattr(self, key)
             if not 0 < value < float("inf"):
                 raise ConfigError(f"{key}: must be a positive number of seconds, got {value}")
-        if self.opponent not in OPPONENTS:
-            raise ConfigError(f"opponent: expected one of {', '.join(OPPONENTS)}, got {self.opponent!r}")
+        for key, words in CHOICES.items():
+            if getattr(self, key) not in words:
+                raise ConfigError(f"{key}: expected one of {', '.join(words)}, got {getattr(self, key)!r}")
         if self.dxp_engine:
             host_port(self.dxp_engine, "dxp_engine")
-        if self.human_color not in ("white", "black", "both"):
-            raise ConfigError(f"human_color: expected white, black or both, got {self.human_color!r}")
         if not self.player.strip():
             raise ConfigError("player: the profile name must not be empty")
         if self.token and len(self.token) < MIN_TOKEN:
@@ -320,17 +328,37 @@ def _position(text: str, offset: int) -> str:
     return f"line {line}, column {column}"
 
 
+def allowed_values(name: str) -> str:
+    """The values setting `name` accepts, in words, for --help (its docstring says what it means)."""
+    kind = _TYPES[name]
+    if name in CHOICES:
+        return ", ".join(CHOICES[name])
+    if name in RANGES:
+        low, high = RANGES[name]
+        return f"{low:g} to {high:g}" + (" (whole numbers)" if kind is int else "")
+    if name in SECONDS:
+        return "a positive number of seconds"
+    if name == "variant":
+        return ", ".join(VARIANT_IDS) + " (or an alias)"
+    if kind is bool:
+        return ""                                   # --NAME / --no-NAME says it
+    return "a whole number" if kind is int else "a number" if kind is float else ""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--config`` and one ``--<key>`` option per setting (overriding the file)."""
+    """Add ``--config`` and one ``--<key>`` option per setting (overriding the file), each with its help:
+    the field's docstring in Config, the values it accepts and its default."""
     parser.add_argument("--config", type=Path, help=f"config file (default {DEFAULT_PATH})")
     group = parser.add_argument_group("settings (override the config file)")
     for f in fields(Config):
         flag = "--" + f.name.replace("_", "-")
         kind = _TYPES[f.name]
+        text = setting_help(Config, f.name, allowed_values(f.name))
         if kind is bool:
-            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None)
+            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None,
+                               help=text)
         else:
-            group.add_argument(flag, dest=f.name, type=kind, default=None, metavar=f.name.upper())
+            group.add_argument(flag, dest=f.name, type=kind, default=None, metavar=f.name.upper(), help=text)
 
 
 def from_args(args: argparse.Namespace) -> Config:

@@ -325,7 +325,8 @@ class BoardHealth:
         if action == "start":
             rows, cols = self.wires.rows, self.wires.cols
             every = [(r, c) for r in range(rows) for c in range(cols)]
-            self.test = BoardTest(rows, cols, every, self.wires, pieces=max(1, (rows - 2) * cols // 2))
+            self.test = BoardTest(rows, cols, every, self.wires, pieces=max(1, (rows - 2) * cols // 2),
+                                  go_on="click Next")
             self.test_report = None
             self.test.start(now)
             self.test.reading(self.raw, now)
@@ -442,6 +443,7 @@ class BoardHealth:
                                  "chatter": self.sensors.chatter_count},
                 "board_test": {"running": test is not None, "phase": test.phase if test else None,
                                "prompt": test.prompt if test else "",
+                               "detail": test.detail if test else "",
                                "asks": test.awaiting_answer if test else False,
                                "report": self.test_report.to_json(self.wires) if self.test_report else None}}
 

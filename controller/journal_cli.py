@@ -1,4 +1,4 @@
-"""`dboard journal [DATA_DIR]`: what the journal of the game in progress holds, line by line, with its
+"""`dboard journal [DATA_DIR | FILE]`: what the journal of the game in progress holds, line by line, with its
 checksums and the damage found, for a person looking into a problem. Nothing is changed."""
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``dboard journal`` subcommand."""
     p = sub.add_parser("journal", help="show what the journal of the game in progress holds",
                        description="Print the journal of the data directory (the config's data_dir unless "
-                                   "DATA_DIR is given): the game, each record with its checksum, and any "
-                                   "damage. Nothing is changed.")
-    p.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR", help="the data directory to read")
+                                   f"DATA_DIR is given) or a journal file ({JOURNAL_NAME}, or a damaged copy "
+                                   "set aside): the game, each record with its checksum, and any damage. "
+                                   "Nothing is changed.")
+    p.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR|FILE",
+                   help=f"the data directory to read (its {JOURNAL_NAME}), or a journal file itself")
     p.add_argument("--config", type=Path, help=f"config file (default {config_module.DEFAULT_PATH})")
     p.set_defaults(func=run)
 
@@ -74,11 +76,23 @@ def report(found: Scan, data: bytes) -> list[str]:
     return out
 
 
+def journal_path(given: Path) -> Path:
+    """The journal a DATA_DIR|FILE argument names: the file itself, else DIR/journal.jsonl (a file said
+    "[Errno 20] Not a directory")."""
+    path = given.expanduser()
+    return path if path.is_file() else path / JOURNAL_NAME
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the journal of DATA_DIR; exit 0 (1 when there is no journal there)."""
-    data_dir = args.data_dir or config_module.load(args.config).data_path
-    path = Path(data_dir).expanduser() / JOURNAL_NAME
-    copies = sorted(path.parent.glob(f"{JOURNAL_NAME}{DAMAGED_INFIX}*"))
+    """Print the journal of DATA_DIR (or the journal FILE); exit 0 (1 when there is no journal there)."""
+    given = args.data_dir if args.data_dir is not None else config_module.load(args.config).data_path
+    if not Path(given).expanduser().exists():
+        print(f"no journal: {given} does not exist (expected a data directory, holding {JOURNAL_NAME}, "
+              "or a journal file)")
+        print("nothing was changed")
+        return 1
+    path = journal_path(Path(given))
+    copies = [] if path.name != JOURNAL_NAME else sorted(path.parent.glob(f"{JOURNAL_NAME}{DAMAGED_INFIX}*"))
     try:
         data = path.read_bytes()
     except FileNotFoundError:

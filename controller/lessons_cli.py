@@ -7,6 +7,8 @@ On the board itself, `dboard play` takes `exercise [VARIANT] [ID]`, `replay FILE
 from __future__ import annotations
 
 import argparse
+import ast
+import re
 from pathlib import Path
 
 from engine.exercises import KINDS, load, load_file, variants_with_exercises
@@ -44,6 +46,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.set_defaults(func=run_replay)
 
 
+_SOURCE = re.compile(r"(?:tests/data/)?(?:.*/)?(?P<collection>[^/]+?)(?:\.pdn)?, game (?P<game>\d+)"
+                     r"(?: \((?P<tags>.*)\))?(?:, (?P<where>.*))?")
+_TAG = re.compile(r"""(?P<name>Event|White|Black) (?P<value>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")
+
+
+def source_words(source: str) -> str:
+    """Where an exercise comes from, in words: the game (event, players), the ply, and the collection of
+    games it is in, not the data file that holds them: "tests/data/international-sijbrands-andreiko-1973.pdn,
+    game 1 (Event 'Tweekamp Wereldkampioenschap', White 'Sijbrands, Ton', Black 'Andreiko, Andris'), after ply
+    65" reads "Tweekamp Wereldkampioenschap: Sijbrands, Ton - Andreiko, Andris, after ply 65 (game 1 of the
+    collection international-sijbrands-andreiko-1973)" (the web page shows the source as stored)."""
+    m = _SOURCE.fullmatch(source)
+    if m is None:
+        return source
+    tags = {t["name"]: ast.literal_eval(t["value"]) for t in _TAG.finditer(m["tags"] or "")}
+    players = " - ".join(tags[k] for k in ("White", "Black") if k in tags)
+    game = ": ".join(part for part in (tags.get("Event", ""), players) if part)
+    where = f", {m['where']}" if m["where"] else ""
+    collection = f"game {m['game']} of the collection {m['collection']}"
+    return f"{game}{where} ({collection})" if game else f"{collection}{where}"
+
+
 def run_exercises(args: argparse.Namespace) -> int:
     if args.check is not None:
         collection = load_file(args.check)
@@ -55,7 +79,8 @@ def run_exercises(args: argparse.Namespace) -> int:
     collection = load(variant)
     if args.show:
         exercise = collection.get(args.show)
-        print(f"{exercise.id}: {exercise.task} (source: {exercise.source})")
+        print(f"{exercise.id}: {exercise.task}")
+        print(f"source: {source_words(exercise.source)}")
         print(diagram(exercise.board()))
         if args.solution:
             print(f"solution {exercise.solution} (depth {exercise.depth}); line {' '.join(exercise.line)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from engine.ratings import RATINGS_FILE, RatingStore
@@ -36,6 +37,13 @@ def run(args: argparse.Namespace) -> int:
     """List every player's ratings, players without a rated game too (after adding one with --add, holding
     the data directory's lock)."""
     path = database(args)
+    if not args.add and not path.is_file():   # a listing opens no database: it would create one
+        if args.db is not None:
+            print(f"dboard ratings: error: no ratings database {path} (--db names an existing file; "
+                  "--add NAME creates one)", file=sys.stderr)
+            return 1
+        print(f"no ratings yet in {path}")
+        return 0
     if args.add:
         with DataDirLock(path.parent, "dboard ratings --add"), RatingStore(path) as store:
             added = store.add_player(args.add)

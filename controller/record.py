@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from firmware_bridge.clock import Clock as TimeSource
-from rules import Board, Color, Game, Move, Variant
+from rules import Board, Color, Game, Move, RulesError, Variant
 from rules.pdn import Clock, Line, MoveNode, PdnGame
 from rules.pdn.record import variant_tags
 from rules.pdn.writer import write_game
@@ -57,6 +57,33 @@ def forced_fen(board: Board, origin: int, target: int, remove: int | None = None
     if remove is not None:
         pieces.pop(remove, None)
     return fen_of(variant, pieces, Color.BLACK if board.turn == Color.WHITE else Color.WHITE)
+
+
+class PlyLike(Protocol):
+    """What a PDN needs of one journalled ply (a ``Record``, or the hall's copy of one)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def fen(self) -> str: ...
+    @property
+    def clocks(self) -> tuple[float, float] | None: ...
+    @property
+    def wall(self) -> str | None: ...
+
+
+def ply_nodes(board: Board, plies: Iterable[PlyLike]) -> list[MoveNode]:
+    """The plies played from ``board`` (which follows them) as PDN move nodes: moves as files write them,
+    with their clocks; forced plies with their comment."""
+    nodes = []
+    for ply in plies:
+        clock = None if ply.clocks is None else Clock(round(ply.clocks[0]), round(ply.clocks[1]), ply.wall)
+        text = file_text(board, ply.text) if ply.kind == "move" else ply.text
+        nodes.append(ply_node(ply.kind, text, ply.fen, clock))
+        board.set_fen(ply.fen)
+    return nodes
 
 
 def ply_node(kind: str, text: str, fen: str, clock: Clock | None) -> MoveNode:
@@ -108,18 +135,21 @@ def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record]
     board = Board(variant, start_fen)
     if start_fen is not None:
         header["FEN"] = start_fen
-    nodes = []
-    for r in records:
-        clock = None
-        if r.clocks is not None:
-            clock = Clock(round(r.clocks[0]), round(r.clocks[1]), r.wall)
-        nodes.append(ply_node(r.kind, r.text, r.fen, clock))
     start_ply = 0 if board.turn == variant.first else 1
+    nodes = ply_nodes(board, records)
     mainline = Line(nodes)
     if tags.reason and tags.result != "*":
         (nodes[-1].comments if nodes else mainline.comments).append(tags.reason)
     game = PdnGame(tags=header, mainline=mainline, result=tags.result, start_ply=start_ply)
     return write_game(game)
+
+
+def file_text(board: Board, text: str) -> str:
+    """A played move as PDN files write it (captures joined by `x`: Thai shows `-`, Russian `:`)."""
+    try:
+        return board.pdn_move_text(board.parse_move(text))
+    except RulesError:   # a record from an older rules core: the writer still joins captures by x
+        return text
 
 
 def color_name(color: Color) -> str:

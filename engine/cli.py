@@ -9,6 +9,7 @@ from engine.core import Engine
 from engine.dxp import BETWEEN_MOVES, FIRST_RECORD, HANDSHAKE, MARGIN
 from engine.limits import Progress, SearchLimits, format_score
 from rules import VARIANT_IDS, Board, Color, get_variant
+from rules.cli import quiet_by_default
 
 
 def _board(args: argparse.Namespace) -> Board:
@@ -16,6 +17,7 @@ def _board(args: argparse.Namespace) -> Board:
     return Board(variant, args.fen) if args.fen else Board(variant)
 
 
+@quiet_by_default
 def _analyse(args: argparse.Namespace) -> int:
     board = _board(args)
     if args.depth is None and args.time is None:
@@ -40,6 +42,7 @@ def _analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+@quiet_by_default
 def _hint(args: argparse.Namespace) -> int:
     from engine.hint import hint
 
@@ -79,25 +82,36 @@ def _dxp(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the engine's subcommands to `dboard`."""
-    p = sub.add_parser("analyse", help="print the engine's best line and score for a position")
-    p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT")
+    variants = ", ".join(VARIANT_IDS)
+    p = sub.add_parser("analyse", help="print the engine's best line and score for a position",
+                       description="Search a position with the built-in engine, printing the best line and "
+                                   "score at each depth, then the best move.")
+    p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT", help=f"the rules: {variants}")
     p.add_argument("--fen", help="position (PDN FEN); default the start position")
     p.add_argument("--time", type=_seconds, help="seconds to think (default 2 unless --depth)")
     p.add_argument("--depth", type=int, help="plies to search")
     p.set_defaults(func=_analyse)
 
-    p = sub.add_parser("hint", help="suggest a move for the side to move")
-    p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT")
+    p = sub.add_parser("hint", help="suggest a move for the side to move",
+                       description="The move the built-in engine suggests for the side to move, with its "
+                                   "score and the line it expects.")
+    p.add_argument("variant", choices=VARIANT_IDS, metavar="VARIANT", help=f"the rules: {variants}")
     p.add_argument("--fen", help="position (PDN FEN); default the start position")
     p.add_argument("--time", type=_seconds, default=1.0, help="seconds to think (default 1)")
     p.set_defaults(func=_hint)
 
-    p = sub.add_parser("hub", help="run the engine under the Hub protocol on stdin/stdout (as Scan)")
-    p.add_argument("--variant", default="international", choices=VARIANT_IDS)
-    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
+    p = sub.add_parser("hub", help="run the engine under the Hub protocol on stdin/stdout (as Scan)",
+                       description="Speak the Hub protocol (Scan's) on standard input and output, so that a "
+                                   "GUI or a match runner can play the built-in engine.")
+    p.add_argument("--variant", default="international", choices=VARIANT_IDS, metavar="VARIANT",
+                   help=f"the rules until the GUI sets them: {variants} (default international)")
+    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10",
+                   help="engine strength, 1 (beginner) to 10 (strongest; default 10)")
     p.set_defaults(func=_hub)
 
-    p = sub.add_parser("dxp", help="play 10x10 games over the DamExchange protocol (TCP)")
+    p = sub.add_parser("dxp", help="play 10x10 games over the DamExchange protocol (TCP)",
+                       description="Play international draughts with another program over DamExchange: wait "
+                                   "for its game request (--listen) or send one (--connect).")
     p.add_argument(
         "--listen",
         type=int,
@@ -107,7 +121,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--connect", metavar="HOST:PORT", help="request a game from a DXP follower (initiator)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--color", choices=("white", "black"), default="white", help="our color with --connect")
-    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10")
+    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1-10",
+                   help="engine strength, 1 (beginner) to 10 (strongest; default 10)")
     p.add_argument("--time", type=_seconds, default=1.0, help="seconds per move (default 1)")
     p.add_argument("--forever", action="store_true", help="with --listen: keep accepting games")
     p.add_argument("--request-timeout", type=_seconds, default=FIRST_RECORD, metavar="SECONDS",

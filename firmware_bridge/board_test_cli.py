@@ -69,10 +69,11 @@ def plant(matrix: SwitchMatrix, spec: str) -> None:
 
 def run(board: Any, test: BoardTest, *, say: Callable[[str], None], lines: Callable[[], list[str]],
         clock: Clock, wait: Callable[[float], None]) -> BoardTestReport:
-    """Drive ``test`` on ``board`` until it is done: its readings in, its frames out, its prompts said, the
-    person's ``lines`` answered (on a simulated board ``place c3``/``lift c3`` move a piece)."""
+    """Drive ``test`` on ``board`` until it is done: its readings in, its frames out, its prompts said once
+    and each LED step as a short line, the person's ``lines`` answered (on a simulated board ``place c3`` /
+    ``lift c3`` move a piece)."""
     shown: LedFrame | None = None
-    said = ""
+    said = detail = ""
     test.start(clock.now())
     while not test.done:
         now = clock.now()
@@ -86,6 +87,10 @@ def run(board: Any, test: BoardTest, *, say: Callable[[str], None], lines: Calla
         if test.prompt != said:
             said = test.prompt
             say(said)
+        if test.detail != detail:
+            detail = test.detail
+            if detail:
+                say(f"  LED test: {detail}")
         wait(0.02)
     board.show(LedFrame(board.rows, board.cols))
     return test.report()
@@ -141,7 +146,7 @@ def board_test(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             report = test.report()
     print(report.text(wire_map(board)), flush=True)
-    return 0 if not report.faults and not report.dark_leds else 1
+    return 0 if not report.faults and not report.dark_leds and not report.untested else 1
 
 
 def _tick(board: SimulatedDevice, seconds: float) -> None:

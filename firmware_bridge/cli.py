@@ -84,8 +84,9 @@ def status_line(board: BoardDevice) -> str:
 
 
 def render_view(board: BoardDevice, title: str = "", health: SensorHealth | None = None) -> str:
-    """The matrix as text, row 0 (White's side) at the bottom: ``#`` occupied, ``.`` empty; ``*`` marks a
-    lit LED on an empty square; ``health`` adds the squares seen chattering (any board type)."""
+    """The matrix as text, row 0 (White's side) at the bottom, labelled 1 as the board's notation counts
+    ranks (a1 is row 0, column a): ``#`` occupied, ``.`` empty; ``*`` marks a lit LED on an empty square;
+    ``health`` adds the squares seen chattering (any board type)."""
     snap = board.snapshot()
     lights = board.frame.as_dict()
     lines = [f"{title}  seq {snap.seq}, {len(snap.squares)} occupied"]
@@ -96,7 +97,7 @@ def render_view(board: BoardDevice, title: str = "", health: SensorHealth | None
                 cells.append("#")
             else:
                 cells.append("*" if (row, col) in lights else ".")
-        lines.append(f"{row:2d} " + " ".join(cells))
+        lines.append(f"{row + 1:2d} " + " ".join(cells))
     lines.append("   " + " ".join(chr(ord("a") + c) for c in range(board.cols)))
     lines.append(status_line(board))
     if health is not None:

@@ -12,7 +12,10 @@ faulty square and wire. The steps:
    crossed wires; its square and a twin on the same row or column: touching wires; a square across a
    rectangle of pieces: a missing diode;
 4. the pieces off in the same order: each lift must stop exactly its own square reading.
-Squares are named as on the wiring grid (a1 = row 0, column 0), wires as ``WireMap`` names them.
+A step that timed out with nothing read, after which nothing was read again (the person stopped or went
+away), tested nothing: its square is "not tested", not dead (a dead sensor's step is followed by readings
+of the next ones). Squares are named as on the wiring grid (a1 = row 0, column 0), wires as ``WireMap``
+names them.
 """
 
 from __future__ import annotations
@@ -57,23 +60,36 @@ class BoardTestReport:
     faults: tuple[SensorFault, ...]
     dark_leds: tuple[Cell, ...]
     finished: bool = True
+    untested: tuple[Cell, ...] = ()
+    """Squares no reading tested (never reached, or timed out after the person stopped): not faults."""
 
     def lines(self, wires: WireMap) -> list[str]:
-        """One sentence per finding (the squares named a1-style)."""
+        """One sentence per finding (the squares named a1-style); the untested squares are not findings."""
         out = [fault.describe(cell_name, wires) for fault in self.faults]
         out += [f"The LED under {cell_name(c)} stayed dark or showed a wrong color: check its solder joints "
                 f"and the data line from the LED before it in the chain." for c in self.dark_leds]
         return out
 
+    def untested_line(self) -> str:
+        """The squares the test did not reach or saw no piece on before the person stopped ("" if none)."""
+        if not self.untested:
+            return ""
+        return (f"Not tested ({len(self.untested)} {'square' if len(self.untested) == 1 else 'squares'}, no "
+                f"piece seen there before the test stopped or went on): "
+                f"{' '.join(cell_name(c) for c in self.untested)}. Run the test again to check them.")
+
     def text(self, wires: WireMap) -> str:
+        found = len(self.faults) + len(self.dark_leds)
         head = (f"Board test {'finished' if self.finished else 'stopped early'}: {self.sensors} sensors, "
-                f"{len(self.faults) + len(self.dark_leds) or 'no'} "
-                f"{'fault' if len(self.faults) + len(self.dark_leds) == 1 else 'faults'} found.")
-        return "\n".join([head, *(f"- {line}" for line in self.lines(wires))])
+                f"{found or 'no'} {'fault' if found == 1 else 'faults'} found"
+                f"{f', {len(self.untested)} not tested' if self.untested else ''}.")
+        untested = [self.untested_line()] if self.untested else []
+        return "\n".join([head, *(f"- {line}" for line in self.lines(wires)), *untested])
 
     def to_json(self, wires: WireMap) -> dict[str, object]:
         return {"finished": self.finished, "sensors": self.sensors, "lines": self.lines(wires),
-                "faults": [f.to_json() for f in self.faults], "dark_leds": [list(c) for c in self.dark_leds]}
+                "faults": [f.to_json() for f in self.faults], "dark_leds": [list(c) for c in self.dark_leds],
+                "untested": [list(c) for c in self.untested], "untested_line": self.untested_line()}
 
 
 @dataclass
@@ -85,6 +101,7 @@ class _Step:
     before: frozenset[Cell]
     expected: frozenset[Cell]
     after: frozenset[Cell] | None = None
+    untouched: bool = False   # it timed out with no reading changing: nobody may have done anything
 
 
 @dataclass
@@ -93,7 +110,9 @@ class BoardTest:
 
     ``pieces``: how many pieces the person has; ``settle``: seconds a reading must hold to count;
     ``patience``: seconds to wait on a square that reads nothing (or not as asked) before moving on;
-    ``led_step``: seconds each LED of the walk stays lit.
+    ``led_step``: seconds each LED of the walk stays lit; ``go_on``: how the person says "go on" ("press
+    Enter" at the terminal, "click Next" on the page). ``prompt`` changes when the person has something new
+    to do; ``detail`` is what the LED walk lights now ("a1", "all red"), a short line per step.
     """
 
     rows: int
@@ -104,8 +123,10 @@ class BoardTest:
     settle: float = 0.5
     patience: float = 8.0
     led_step: float = 0.15
+    go_on: str = "press Enter"
     phase: str = "leds"
     prompt: str = ""
+    detail: str = ""
     frame: LedFrame = field(init=False)
     dark_leds: list[Cell] = field(default_factory=list)
     stuck: frozenset[Cell] = frozenset()
@@ -170,8 +191,9 @@ class BoardTest:
             else:
                 name, lights = self._walk[index]
                 self.frame = LedFrame.of(self.rows, self.cols, lights)
-                self.prompt = (f"LED test: watch every LED light white in turn, then the whole board red, "
-                               f"green, blue and white ({name}).")
+                self.prompt = ("LED test: watch every LED light white in turn, then the whole board red, "
+                               "green, blue and white.")
+                self.detail = name
             return
         quiet = now - self._changed
         if self.phase == "empty":
@@ -183,17 +205,17 @@ class BoardTest:
             gave_up = quiet >= self.patience and now - self._phase_at >= self.patience
             odd = self._moved and quiet >= self.patience / 2 and self._reading != step.before
             if good or gave_up or odd:
-                self._record(now)
+                self._record(now, untouched=gave_up and not good and not self._moved)
 
     # --- the steps ---------------------------------------------------------------------------------------
     def _enter(self, phase: str, now: float) -> None:
-        self.phase, self._phase_at = phase, now
+        self.phase, self._phase_at, self.detail = phase, now, ""
         self.frame = LedFrame(self.rows, self.cols)
         if phase == "leds-answer":
             self.prompt = ("Did every LED light, white in turn and then red, green, blue and white? Type the "
-                           "squares that stayed dark or showed a wrong color (like c3 f6), or press Enter.")
+                           f"squares that stayed dark or showed a wrong color (like c3 f6), or {self.go_on}.")
         elif phase == "empty":
-            self.prompt = ("Take every piece off the board and wait; press Enter if a square keeps reading "
+            self.prompt = (f"Take every piece off the board and wait; {self.go_on} if a square keeps reading "
                            "although it is empty.")
         elif phase == "done":
             self.prompt = "Board test finished."
@@ -230,24 +252,36 @@ class BoardTest:
         else:
             assert lift is not None
             self.prompt = f"Take the piece off the red square ({cell_name(lift)})."
-        self.prompt += " Press Enter if nothing more happens."
+        self.prompt += f" {self.go_on[0].upper()}{self.go_on[1:]} if nothing more happens."
         self._phase_at, self._changed, self._moved = now, now, False
 
     def _expected(self) -> set[Cell]:
         return set(self._on)
 
-    def _record(self, now: float) -> None:
-        self.steps[-1].after = self._reading
+    def _record(self, now: float, untouched: bool = False) -> None:
+        self.steps[-1].after, self.steps[-1].untouched = self._reading, untouched
         self._next_step(now)
 
     # --- the report --------------------------------------------------------------------------------------
     def report(self) -> BoardTestReport:
         """Every fault the steps so far show: stuck squares, crossed and touching lines, broken lines, dead
         squares, ghosts (naming the diodes that could carry them)."""
+        tested = self._tested_steps()
         evidence = _Evidence(self.wires, self.stuck)
-        for step in self.steps:
+        for step in tested:
             evidence.add(step)
-        return BoardTestReport(len(self.cells), evidence.faults(self.cells), tuple(self.dark_leds), self.done)
+        placed = {s.place for s in tested if s.place is not None and s.after is not None}
+        untested = tuple(c for c in self.cells if c not in placed and c not in self.stuck)
+        return BoardTestReport(len(self.cells), evidence.faults([c for c in self.cells if c not in untested]),
+                               tuple(self.dark_leds), self.done, tuple(sorted(untested)))
+
+    def _tested_steps(self) -> list[_Step]:
+        """The steps before the trailing run of untouched ones: once nothing is read again to the end, the
+        person had stopped, so those steps tested nothing (a dead square's step has readings after it)."""
+        end = len(self.steps)
+        while end and (self.steps[end - 1].untouched or self.steps[end - 1].after is None):
+            end -= 1
+        return self.steps[:end]
 
 
 class _Evidence:

@@ -9,9 +9,10 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from controller.broadcast.client import BrokerSettings
+from controller.broadcast.client import PROTOCOLS, BrokerSettings
 from controller.broadcast.wire import check_level
 from controller.config import MIN_TOKEN
+from controller.field_docs import setting_help
 
 
 class HallConfigError(ValueError):
@@ -27,9 +28,13 @@ class HallConfig:
     user: str = ""
     """The hall's user at the broker (hardware/hall/ gives it read access to every board)."""
     password: str = ""
+    """The hall's password at the broker."""
     tls: bool = False
+    """Connect to the broker over TLS (mqtts:// in ``broker`` says so too)."""
     ca: str = ""
+    """CA certificate file of the broker's TLS certificate (empty: the system's CAs)."""
     protocol: str = "5"
+    """MQTT protocol version."""
     prefix: str = "dboard"
     """The boards' first topic level(s) (their ``broadcast_prefix``)."""
     client_id: str = "dboard-hall"
@@ -37,6 +42,7 @@ class HallConfig:
     listen: str = "127.0.0.1"
     """Address of the web pages and PDN; anything but loopback needs the arbiter token for control."""
     port: int = 8090
+    """Port of the web pages and PDN (0: a free one, printed at start)."""
     token: str = ""
     """The arbiter's token (generated and printed when empty and one is needed)."""
     data_dir: str = "~/.local/share/draughts-board/hall"
@@ -91,15 +97,24 @@ def load(path: Path | None) -> HallConfig:
         raise HallConfigError(f"{path}: {exc}") from None
 
 
+_ALLOWED = {"protocol": ", ".join(PROTOCOLS), "port": "0 to 65535",
+            "token": f"empty or at least {MIN_TOKEN} characters"}
+"""The values a setting accepts, where its type does not say it all (checked in HallConfig)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--config`` and one ``--<key>`` option per setting, each with its help: the field's docstring in
+    HallConfig, the values it accepts and its default."""
     parser.add_argument("--config", type=Path, help="the hall's TOML settings file")
     group = parser.add_argument_group("settings (override the file)")
     for name, kind in _TYPES.items():
         flag = "--" + name.replace("_", "-")
+        text = setting_help(HallConfig, name, _ALLOWED.get(name, ""))
         if kind is bool:
-            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None)
+            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None,
+                               help=text)
         else:
-            group.add_argument(flag, dest=name, type=kind, default=None, metavar=name.upper())
+            group.add_argument(flag, dest=name, type=kind, default=None, metavar=name.upper(), help=text)
 
 
 def from_args(args: argparse.Namespace) -> HallConfig:

@@ -3,9 +3,9 @@ the board's own record): the arbiter's pairing names and corrected result win ov
 
 from __future__ import annotations
 
-from controller.record import ply_node
+from controller.record import ply_nodes
 from rules import Board
-from rules.pdn import Clock, Line, MoveNode, PdnGame, write_game
+from rules.pdn import Line, MoveNode, PdnGame, write_game
 from rules.pdn.record import variant_tags
 
 from .book import Correction, Pairing
@@ -54,9 +54,7 @@ def board_pdn(feed: BoardFeed, pairing: Pairing | None = None, correction: Corre
     if game is not None and game.variant is not None:
         board = Board(game.variant, game.start_fen)
         start_ply = 0 if board.turn == game.variant.first else 1
-        for ply in game.plies:
-            clock = Clock(round(ply.clocks[0]), round(ply.clocks[1]), ply.wall) if ply.clocks else None
-            nodes.append(ply_node(ply.kind, ply.text, ply.fen, clock))
+        nodes = ply_nodes(board, game.plies)
     line = Line(nodes)
     if correction is not None:
         note = f"Result set by the arbiter: {correction.result}" + (f" ({correction.note})"

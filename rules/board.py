@@ -328,6 +328,13 @@ class Board:
 
         return move_text(self, move)
 
+    def pdn_move_text(self, move: Move) -> str:
+        """The move as a PDN file writes it: the variant's notation with captures joined by PDN 3.0's `x`
+        (Russian shows `c3:e5`, files say `c3xe5`; Thai's `-` captures too)."""
+        from rules.notation import PDN_CAPTURE, move_text
+
+        return move_text(self, move, PDN_CAPTURE)
+
     def describe(self, move: Move) -> str:
         """The move for a person: its notation, what moves, what it takes (``28x19: white man takes 23``)."""
         text = self.move_text(move)

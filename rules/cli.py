@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import logging
 import shutil
 import sys
 import time
+from collections.abc import Callable
 
 from rules.board import Board
 from rules.errors import RulesError, UnknownVariantError
@@ -13,6 +16,24 @@ from rules.options import parse_text
 from rules.perft import divide, perft
 from rules.rulebook import SectionNotFoundError, page, render
 from rules.variants import VARIANT_IDS, get_variant
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def quiet_by_default(command: Command) -> Command:
+    """A command that prints only what was asked: while it runs, logging shows warnings and errors, not INFO
+    ("corner plays on the pure-Python core"), unless -v asked for detail."""
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        root = logging.getLogger()
+        before = root.level
+        if not getattr(args, "verbose", False):
+            root.setLevel(max(before, logging.WARNING))
+        try:
+            return command(args)
+        finally:
+            root.setLevel(before)
+    return run
 
 
 def _board(args: argparse.Namespace) -> Board:
@@ -22,10 +43,14 @@ def _board(args: argparse.Namespace) -> Board:
         raise SystemExit(f"error: {exc}") from None
 
 
+MAX_PERFT_DEPTH = 20
+"""Deeper than any perft that ends: international's perft(11) is 1.1 billion nodes, minutes in C."""
+
+
 def _perft(args: argparse.Namespace) -> int:
     board = _board(args)
-    if args.depth < 1:
-        raise SystemExit(f"error: depth must be at least 1, not {args.depth}")
+    if not 1 <= args.depth <= MAX_PERFT_DEPTH:
+        raise SystemExit(f"error: depth must be 1 to {MAX_PERFT_DEPTH}, not {args.depth}")
     if args.divide:
         start = time.perf_counter()
         counts = divide(board, args.depth, args.keep_duplicates)
@@ -40,6 +65,11 @@ def _perft(args: argparse.Namespace) -> int:
         n = perft(board, d, args.keep_duplicates)
         elapsed = time.perf_counter() - start
         print(f"perft({d}) = {n}  time {elapsed:.3f}s  nps {n / max(elapsed, 1e-9):,.0f}")
+        if n == 0:
+            plies = "1 ply" if d == 2 else f"{d - 1} plies"
+            ended = "the side to move has no legal move" if d == 1 else f"every line ends within {plies}"
+            print(f"stopped at depth {d}: {ended}, so every deeper count is 0 too")
+            break
     return 0
 
 
@@ -71,7 +101,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("perft", help="count leaf nodes of the move tree (move-generator check and speed)",
                        description=f"Perft for a variant ({variants}).")
     p.add_argument("variant", help="variant id, e.g. international, english, russian")
-    p.add_argument("depth", type=int, help="search depth in plies")
+    p.add_argument("depth", type=int,
+                   help=f"search depth in plies, 1 to {MAX_PERFT_DEPTH}; the counts stop at the first depth "
+                        "with none")
     p.add_argument("--fen", default=None, help="start from this PDN FEN instead of the initial position")
     p.add_argument("--variant-options", default="", metavar="OPTIONS",
                    help='the variant\'s options, e.g. "first=white" (docs/rules/README.md#options)')

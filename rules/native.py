@@ -30,7 +30,8 @@ _NATIVE_MID = ("stop", "continue_as_king", "pass_through")                      
 _NATIVE_PRECEDENCE = ("max_pieces", "max_kings", "capture_with_king", "earliest_king")  # PREC_*
 
 # The Variant fields the C core reads, with the values it implements; every other field it knows is turned
-# into tables by rules_params or read elsewhere (set-up, notation, draw rules). A field added later (not in
+# into tables by rules_params (far_row_crowns through crown_squares), read elsewhere (set-up, notation, draw
+# rules) or is metadata no rule reads (options: what get_variant may change). A field added later (not in
 # either set) is supported only at its default value.
 _NATIVE_VALUES: dict[str, tuple[object, ...]] = {
     "man_capture_range": ("short", "long"),
@@ -49,7 +50,7 @@ _KNOWN_FIELDS = frozenset({
     "king_capture_dirs", "precedence", "crown_white", "crown_black", "no_move_loses", "missed_capture_policy",
     "repetition", "draw_claims", "no_progress_moves", "no_progress_reason", "endgame_rules",
     "king_vs_single_man_wins", "capture_separator", "pdn_gametype", "gametype_number", "aliases", "geometry",
-    *_NATIVE_VALUES,
+    "far_row_crowns", "options", *_NATIVE_VALUES,
 })
 _GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonals", "stride", "squares",
                               "mask", "size", "rays", "steps", "_names", "_parse", "_numbers", "_by_number"})

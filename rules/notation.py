@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from rules.board import Board
 
 _SPLIT = re.compile("[-xX:\u00d7]")
+PDN_CAPTURE = "x"   # PDN 3.0's capture separator, written in files whatever the variant shows (Russian ":")
 
 
 def _sign(x: int) -> int:
@@ -48,15 +49,15 @@ def intermediate_squares(board: Board, move: Move) -> list[int]:
     return out
 
 
-def _text(board: Board, squares: list[int], capture: bool) -> str:
+def _text(board: Board, squares: list[int], capture: bool, separator: str | None = None) -> str:
     g = board.variant.geometry
-    sep = board.variant.capture_separator if capture else "-"
+    sep = (separator or board.variant.capture_separator) if capture else "-"
     return sep.join(g.name(s) for s in squares)
 
 
-def full_text(board: Board, move: Move) -> str:
+def full_text(board: Board, move: Move, separator: str | None = None) -> str:
     """The move with every landing square (always unambiguous)."""
-    return _text(board, list(move.path), bool(move.captures))
+    return _text(board, list(move.path), bool(move.captures), separator)
 
 
 def _groups(board: Board, move: Move) -> list[set[int]]:
@@ -88,24 +89,31 @@ def _matches(mids: list[int], groups: list[set[int]]) -> bool:
     return all(any(x in grp for grp in it) for x in mids)
 
 
-def move_text(board: Board, move: Move) -> str:
+def move_text(board: Board, move: Move, separator: str | None = None) -> str:
     """The move in the variant's notation; intermediate squares only to tell apart captures that share
-    from and to but take different pieces."""
+    from and to but take different pieces. `separator` joins a capture's squares instead of the variant's
+    own (PDN_CAPTURE in files)."""
     if not move.is_capture:   # a removal takes its own piece off: "d5xd5"
-        return _text(board, [move.from_square, move.to_square], move.is_removal)
+        return _text(board, [move.from_square, move.to_square], move.is_removal, separator)
     rivals = [
         m for m in board.legal_moves
         if m.from_square == move.from_square and m.to_square == move.to_square
         and set(m.captures) != set(move.captures)
     ]
     if not rivals:
-        return _text(board, [move.from_square, move.to_square], True)
+        return _text(board, [move.from_square, move.to_square], True, separator)
     mids = intermediate_squares(board, move)
     squares = [move.from_square, *mids, move.to_square]
     for r in rivals:
         if _matches(mids, _groups(board, r)):
-            return full_text(board, move)
-    return _text(board, squares, True)
+            return full_text(board, move, separator)
+    return _text(board, squares, True, separator)
+
+
+def pdn_text(text: str) -> str:
+    """Move text as a PDN file writes it: a capture's squares joined by `x`, not by a display separator
+    (Russian's `c3:e5` is `c3xe5`); readers take both. A move joined by `-` cannot be told from here."""
+    return text.replace(":", PDN_CAPTURE).replace("\u00d7", PDN_CAPTURE)
 
 
 def _list(texts: list[str]) -> str:

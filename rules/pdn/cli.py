@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 import rules
+from rules.cli import quiet_by_default
 from rules.pdn.convert import NOTATIONS, convert_game
 from rules.pdn.encoding import DecodedLines
 from rules.pdn.reader import PdnReader
@@ -58,6 +59,7 @@ class Progress:
 
 
 def _check_variant(variant: str | None) -> None:
+    """Exit naming the problem if --variant names no variant."""
     if variant is not None:
         try:
             rules.get_variant(variant)
@@ -65,6 +67,7 @@ def _check_variant(variant: str | None) -> None:
             raise SystemExit(f"error: {exc}") from None
 
 
+@quiet_by_default
 def cmd_check(args: argparse.Namespace) -> int:
     """Parse every game of every file, validate it (unless --syntax-only), list every failure.
 
@@ -122,6 +125,7 @@ def diagram(board: rules.Board) -> str:
     return "\n".join(rows)
 
 
+@quiet_by_default
 def cmd_show(args: argparse.Namespace) -> int:
     """Print one game (canonical text) and the final position of its main line as a diagram."""
     _check_variant(args.variant)
@@ -145,6 +149,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     raise SystemExit(f"error: {args.file} has no game {args.game} (it holds {number}; --game counts from 1)")
 
 
+@quiet_by_default
 def cmd_convert(args: argparse.Namespace) -> int:
     """Rewrite every game's moves in numeric or algebraic notation (canonical PDN on stdout)."""
     _check_variant(args.variant)
@@ -166,25 +171,35 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `dboard pdn check|show|convert`."""
-    pdn = sub.add_parser("pdn", help="check, show and convert PDN game files")
+    pdn = sub.add_parser("pdn", help="check, show and convert PDN game files",
+                         description="Read PDN game files (UTF-8, cp1252, or UTF-16/32 with a byte-order "
+                                     "mark) and check, show or convert their games.")
     pdn_sub = pdn.add_subparsers(dest="pdn_command", metavar="ACTION", required=True)
 
-    check = pdn_sub.add_parser("check", help="parse and validate every game; exit 1 if any fails")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check = pdn_sub.add_parser("check", help="parse and validate every game; exit 1 if any fails",
+                               description="Parse every game of every file and replay its moves by the "
+                                           "rules; list each failure with its line and column.")
+    check.add_argument("files", nargs="+", metavar="FILE", help="PDN files to check")
     check.add_argument("--variant", help="variant of games without a GameType tag (default international)")
     check.add_argument("--syntax-only", action="store_true", help="stop after parsing (no rules check)")
     check.add_argument("--warnings", action="store_true",
                        help="also list warnings (move numbers, encoding fallbacks, ambiguous captures)")
     check.set_defaults(func=cmd_check)
 
-    show = pdn_sub.add_parser("show", help="print a game and its final position")
-    show.add_argument("file", metavar="FILE")
+    show = pdn_sub.add_parser("show", help="print a game and its final position",
+                              description="Print one game of a file in canonical PDN and the position at "
+                                          "the end of its main line as a diagram.")
+    show.add_argument("file", metavar="FILE", help="the PDN file")
     show.add_argument("--game", type=int, default=1, metavar="N", help="1-based game number (default 1)")
     show.add_argument("--variant", help="variant of games without a GameType tag")
     show.set_defaults(func=cmd_show)
 
-    convert = pdn_sub.add_parser("convert", help="rewrite moves in numeric or algebraic notation")
-    convert.add_argument("file", metavar="FILE")
-    convert.add_argument("--to", choices=NOTATIONS, required=True)
+    convert = pdn_sub.add_parser("convert", help="rewrite moves in numeric or algebraic notation",
+                                 description="Write every game of a file to standard output with its moves "
+                                             "and FEN in the notation asked for, captures joined by x, and a "
+                                             "GameType that says which notation it is.")
+    convert.add_argument("file", metavar="FILE", help="the PDN file")
+    convert.add_argument("--to", choices=NOTATIONS, required=True,
+                         help="numeric (square numbers) or algebraic (square names like c3)")
     convert.add_argument("--variant", help="variant of games without a GameType tag")
     convert.set_defaults(func=cmd_convert)

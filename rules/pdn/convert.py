@@ -1,4 +1,4 @@
-"""Rewriting a validated game's moves (and FEN) in numeric or algebraic notation."""
+"""Rewriting a validated game's moves (and FEN) in numeric or algebraic notation, its GameType saying so."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 
 import rules
 from rules.pdn.model import Line, PdnGame
+from rules.pdn.record import notation_gametype
 from rules.pdn.validate import start_board, variant_of
 
 NOTATIONS = ("numeric", "algebraic")
@@ -32,7 +33,7 @@ def _convert_line(board: rules.Board, line: Line, notation: str) -> None:
             assert isinstance(move, rules.Move)
             for variation in node.variations:
                 _convert_line(board, variation, notation)
-            node.text = _convert_text(board.variant.geometry, board.move_text(move), notation)
+            node.text = _convert_text(board.variant.geometry, board.pdn_move_text(move), notation)
             board.push(move)
             pushed += 1
     finally:
@@ -41,11 +42,13 @@ def _convert_line(board: rules.Board, line: Line, notation: str) -> None:
 
 
 def convert_game(game: PdnGame, notation: str, default: str | None = None) -> PdnGame:
-    """Rewrite, in place, the moves of a validated game (and its FEN squares) in `notation`."""
+    """Rewrite, in place, the moves of a validated game (and its FEN squares) in `notation`, captures joined
+    by `x`, and set a full GameType whose notation field matches (`25,W,8,8,N0,0` for numeric Russian)."""
     if notation not in NOTATIONS:
         raise ValueError(f"unknown notation {notation!r}: expected numeric or algebraic")
     variant = variant_of(game, default)
     board = start_board(game, variant)
+    game.tags["GameType"] = notation_gametype(variant, notation)
     if "FEN" in game.tags:
         fen = board.fen()
         head, _, rest = fen.partition(":")  # the head is the side to move: W or B, not a square

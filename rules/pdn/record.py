@@ -26,6 +26,16 @@ def variant_tags(variant: rules.Variant, short: bool = False) -> dict[str, str]:
     return tags
 
 
+def notation_gametype(variant: rules.Variant, notation: str) -> str:
+    """The variant's full GameType with its notation field saying how `notation` ("numeric", "algebraic")
+    names squares: `A0` for names; numbers count from a1 along the ranks on an algebraic board, so `N0` (`N3`
+    seen by a first player of Black's side); the variant's own field when it already writes `notation`."""
+    parts = variant_tags(variant)["GameType"].split(",")
+    if (notation == "numeric") != variant.geometry.numeric:
+        parts[4] = "A0" if notation == "algebraic" else ("N0" if variant.first == rules.Color.WHITE else "N3")
+    return ",".join(parts)
+
+
 def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
                     clocks: Sequence[Clock | None] = (), result: str = "*") -> PdnGame:
     """The moves of `board.move_stack` as a PdnGame (GameType, FEN/SetUp when not the start position).
@@ -47,7 +57,7 @@ def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
         game.tags["FEN"] = start.fen()
         game.start_ply = 0 if start.turn == variant.first else 1
     for index, move in enumerate(board.move_stack):
-        node = MoveNode(start.move_text(move), clock=clocks[index] if index < len(clocks) else None)
+        node = MoveNode(start.pdn_move_text(move), clock=clocks[index] if index < len(clocks) else None)
         node.move = move
         game.mainline.moves.append(node)
         start.push(move)

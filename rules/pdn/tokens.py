@@ -1,7 +1,8 @@
 """The PDN tokenizer: turns lines of text into (kind, value, line, column) tokens, one line at a time.
 
 It never holds more than the current line (plus the lines of an open comment), so reading is streaming.
-Squares are normalised (leading zeros dropped); `%` lines are escapes and skipped as PGN prescribes.
+Moves are normalised (leading zeros dropped, a capture's `:` read as PDN 3.0's `x`); `%` lines are escapes
+and skipped as PGN prescribes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from rules.errors import shorten
+from rules.notation import pdn_text
 from rules.pdn.limits import DEFAULT_LIMITS, MAX_DIGITS, Limits, OverlongLine, excerpt
 
 TAG, COMMENT, LPAREN, RPAREN, NAG, RESULT, NUMBER, ELLIPSIS, MOVE, SETUP, ERROR = (
@@ -122,6 +124,8 @@ class Tokenizer:
                     move = move.replace(" ", "").replace("\t", "")
                 if "0" in move:
                     move = _LEADING_ZERO.sub("", move)
+                if ":" in move:
+                    move = pdn_text(move)
                 return Token(MOVE, move, self.line_no, col, m.group("strength") or "")
             if kind == "num":
                 return self._number(NUMBER, m.group("num"), col)

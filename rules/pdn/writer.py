@@ -3,9 +3,9 @@
 Canonical form: the seven standard tags first (Event, Site, Date, Round, White, Black, Result, those
 present), then GameType, FEN, SetUp, then the other tags in their original order; move text with a move
 number before every first-player move (and `N...` where a second-player move follows a comment or a
-variation), standard NAGs 1-6 written as glyphs (`!`, `?`, `!!`, `??`, `!?`, `?!`) after the move, others
-as `$n`; clocks as `{[%clock w0:05:12 b0:04:58] [%wall ...]}`; lines at most 80 columns; a blank line
-between games.
+variation), captures joined by `x` (PDN 3.0: Russian's `c3:e5` is written `c3xe5`), standard NAGs 1-6
+written as glyphs (`!`, `?`, `!!`, `??`, `!?`, `?!`) after the move, others as `$n`; clocks as
+`{[%clock w0:05:12 b0:04:58] [%wall ...]}`; lines at most 80 columns; a blank line between games.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import enum
 from collections.abc import Iterable
 from typing import TextIO
 
+from rules.notation import pdn_text
 from rules.pdn.model import NAG_GLYPHS, SEVEN_TAGS, Line, PdnGame
 from rules.pdn.tokens import is_move_text
 
@@ -68,9 +69,9 @@ def _line_words(line: Line, ply: int, out: list[Word]) -> None:
         elif need_number:
             number = f"{ply // 2 + 1}... "
         nags = list(node.nags)
-        text = node.text
+        text = pdn_text(node.text)
         if not is_move_text(text):   # a forged text would be read back as other moves, tags or games
-            raise ValueError(f"not a move to write as PDN: {text[:40]!r}")
+            raise ValueError(f"not a move to write as PDN: {node.text[:40]!r}")
         if node.strength:
             text += node.strength
         elif nags and nags[0] in NAG_GLYPHS:

@@ -1,5 +1,6 @@
 """The `dboard` command frame: help, version and one-line errors, through the installed console script."""
 
+import argparse
 import os
 import signal
 import subprocess
@@ -52,7 +53,7 @@ PDN = Path(__file__).resolve().parents[1] / "data" / "pdn-corpus" / "succeed" / 
 @pytest.mark.parametrize("args", [
     ("--help",), ("--version",), ("moves", "international"), ("perft", "english", "3"),
     ("pdn", "convert", str(PDN), "--to", "algebraic"), ("pdn", "check", "--warnings", str(PDN)),
-    ("pdn", "show", str(PDN)), ("ratings", "--db", "{tmp}/ratings.sqlite3"),
+    ("pdn", "show", str(PDN)), ("ratings", "--data-dir", "{tmp}"),
     ("hint", "english", "--time", "0.1"), ("rules", "english"),
 ], ids=lambda args: " ".join(args[:2]))
 def test_item_14_output_to_a_closed_pipe_ends_quietly_as_on_sigpipe(tmp_path: Path,
@@ -76,3 +77,30 @@ def test_item_14_only_a_closed_standard_output_counts_as_sigpipe(monkeypatch: py
         assert not cli.stdout_closed()
         os.close(reader)
         assert cli.stdout_closed()
+
+
+def _parsers(parser: argparse.ArgumentParser, path: str) -> list[tuple[str, argparse.ArgumentParser]]:
+    """The parser and every subcommand's parser below it, by their command line ("dboard pdn check")."""
+    out = [(path, parser)]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                out += _parsers(sub, f"{path} {name}")
+    return out
+
+
+def test_item_12_every_subcommand_has_a_description_and_every_option_a_help() -> None:
+    """Issue 28 item 12: `play --help` listed 45 settings with no help; analyse, hint, pdn, hub and dxp had no
+    description line."""
+    parsers = _parsers(cli.build_parser(), "dboard")
+    names = {"dboard play", "dboard hall", "dboard pdn convert", "dboard hub", "dboard dxp", "dboard analyse"}
+    assert names <= dict(parsers).keys()
+    for path, parser in parsers:
+        assert (parser.description or "").strip(), f"{path}: no description"
+        for action in parser._actions:
+            if isinstance(action, (argparse._SubParsersAction, argparse._HelpAction)):
+                continue
+            name = action.option_strings[0] if action.option_strings else action.dest
+            assert (action.help or "").strip(), f"{path} {name}: no help"
+            parser.format_help()   # every help formats (a stray % would raise here)
+

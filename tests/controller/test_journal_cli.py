@@ -60,6 +60,25 @@ def test_an_old_journal_and_no_journal(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out.splitlines()
     assert "the first release's format, no checksums" in out[0]
     assert out[3].startswith("     2  --------  move")
-    assert main(["journal", str(tmp_path / "none")]) == 1
-    assert capsys.readouterr().out.splitlines() == [f"no journal in {tmp_path / 'none'}",
+    (tmp_path / "empty").mkdir()
+    assert main(["journal", str(tmp_path / "empty")]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"no journal in {tmp_path / 'empty'}",
                                                     "nothing was changed"]
+    assert main(["journal", str(tmp_path / "none")]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"no journal: {tmp_path / 'none'} does not exist (expected a data directory, holding {JOURNAL_NAME}, "
+        "or a journal file)", "nothing was changed"]
+
+
+def test_a_journal_file_is_read_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 20: `dboard journal FILE` answered "[Errno 20] Not a directory"."""
+    play(begin(tmp_path), 2)
+    assert main(["journal", str(tmp_path)]) == 0
+    from_dir = capsys.readouterr().out
+    copy = tmp_path / "elsewhere.jsonl"
+    copy.write_bytes((tmp_path / JOURNAL_NAME).read_bytes())
+    assert main(["journal", str(tmp_path / JOURNAL_NAME)]) == 0
+    assert capsys.readouterr().out == from_dir
+    assert main(["journal", str(copy)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"journal: {copy} (") and out[1:] == from_dir.splitlines()[1:]

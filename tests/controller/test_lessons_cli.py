@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.lessons_cli import source_words
 from engine.exercises import collection_path, load
 
 GAME = ('[Event "Manchester 1841"]\n[GameType "21"]\n\n'
@@ -28,6 +29,22 @@ def test_exercises_lists_the_collection_with_the_players_progress(tmp_path: Path
     shown = capsys.readouterr().out
     assert first.task in shown and f"FEN {first.board().fen()}" in shown
     assert f"solution {first.solution}" in shown
+
+
+def test_exercises_show_names_the_game_an_exercise_comes_from(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 20: `--show` named a test file (a PDN file of tests/data) as the source, not the game."""
+    first = load("international", verify_engine=False).exercises[0]
+    assert main(["exercises", "--variant", "international", "--show", first.id]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("source: Tweekamp Wereldkampioenschap: Sijbrands, Ton - Andreiko, Andris, after ply 65 "
+                      "(game 1 of the collection international-sijbrands-andreiko-1973)")
+    for variant in ("international", "english", "russian", "spanish", "italian", "brazilian", "turkish"):
+        for exercise in load(variant, verify_engine=False).exercises:
+            words = source_words(exercise.source)
+            assert "tests/" not in words and ".pdn" not in words and " of the collection " in words, words
+    assert source_words("tests/data/brazilian-openings.pdn, game 3, after ply 4") == \
+        "game 3 of the collection brazilian-openings, after ply 4"
+    assert source_words("The Yearbook 1980, diagram 7") == "The Yearbook 1980, diagram 7"   # kept as written
 
 
 def test_exercises_check_names_the_wrong_solution(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from engine.ratings import RATINGS_FILE, RatingStore
 
 def test_ratings_lists_the_stored_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "ratings.sqlite3"
+    RatingStore(db).close()
     assert main(["ratings", "--db", str(db)]) == 0
     assert "no ratings yet" in capsys.readouterr().out
     assert main(["ratings", "--db", str(db), "--add", "zoe"]) == 0
@@ -76,3 +77,18 @@ def test_item_14_an_added_player_is_listed_and_added_once(tmp_path: Path,
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
     assert rows == [["alice", "-", "-", "-", "-", "0"],
                     ["bob", "english", f"{new.rating:.1f}", f"{new.rd:.1f}", f"{new.volatility:.5f}", "1"]]
+
+
+def test_a_missing_database_given_by_db_is_an_error_naming_it(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 20: `--db /nonexistent/x.db` said "no ratings yet", exit 0 (and made the folder)."""
+    missing = tmp_path / "nonexistent" / "x.db"
+    assert main(["ratings", "--db", str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        f"dboard ratings: error: no ratings database {missing} (--db names an existing file; --add NAME "
+        "creates one)\n")
+    assert not missing.parent.exists()
+    assert main(["ratings", "--data-dir", str(tmp_path / "fresh")]) == 0   # a data directory without games
+    assert capsys.readouterr().out == f"no ratings yet in {tmp_path / 'fresh' / RATINGS_FILE}\n"
+    assert not (tmp_path / "fresh").exists()

@@ -1,11 +1,12 @@
 """No finished game lost (issue 20 item 2): a kill at any step between the last move and the PDN in
 ``games/`` leaves either the game to resume or the finished game in the library after the restart; leftover
-``.pdn.tmp`` files are settled at start."""
+``.pdn.tmp`` files are settled at start. The PDN joins captures by PDN 3.0's ``x`` (issue 28 item 4)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,15 @@ from typing import Any
 import pytest
 from journals import begin, play
 
+import rules
 from controller.config import Config
 from controller.datadir import prepare
-from controller.journal import JOURNAL_NAME, scan
+from controller.journal import JOURNAL_NAME, Record, scan
+from controller.record import PdnTags, write_pdn
 from controller.session import Session
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.simulated import SimulatedDevice
+from rules.pdn import read_games, validate_game
 
 STEPS = ("open", "write", "pwrite", "fsync", "replace", "link", "mkdir", "ftruncate")
 
@@ -151,3 +155,23 @@ def test_the_library_file_is_named_when_the_game_begins(tmp_path: Path) -> None:
     assert first.pdn_path is not None and second.pdn_path is not None
     assert second.pdn_path.name == first.pdn_path.name.replace(".pdn", "-2.pdn")
     assert scan(tmp_path / JOURNAL_NAME).state.header["pdn"] == second.pdn_path.name
+
+
+@pytest.mark.parametrize(("variant_id", "shown"), [("russian", ":"), ("thai", "-")])
+def test_the_saved_record_joins_captures_by_x_whatever_the_board_shows(variant_id: str, shown: str) -> None:
+    """Issue 28 item 4: the record wrote captures as the board shows them (Russian `d4:f6`, Thai `-`), which
+    pydraughts cannot replay; the PDN says `x` (PDN 3.0), and reads back to the same moves."""
+    board = rules.Board(variant_id)
+    records, rng = [], random.Random(f"record {variant_id}")
+    while len(board.move_stack) < 60 and board.legal_moves:
+        move = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.captures))[
+            rng.randrange(len(board.legal_moves))]
+        text = board.move_text(move)
+        board.push(move)
+        records.append(Record("move", text, board.fen(), "White"))
+    captures = [r.text for r, m in zip(records, board.move_stack, strict=True) if m.is_capture]
+    assert captures and all(shown in text for text in captures)
+    (game,) = read_games(write_pdn(board.variant, None, records, PdnTags()))
+    assert validate_game(game) == [] and [n.move for n in game.moves] == board.move_stack
+    written = [n.text for n, m in zip(game.moves, board.move_stack, strict=True) if m.is_capture]
+    assert written == [text.replace(shown, "x") for text in captures]

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from controller.cli import main
@@ -42,3 +47,16 @@ def test_a_time_that_is_not_a_positive_number_of_seconds_is_refused(command: lis
         main([*command, "--time", seconds])
     assert exit_.value.code == 2
     assert f"expected a positive number of seconds, got '{seconds}'" in capsys.readouterr().err
+
+
+def test_hint_prints_only_the_hint_unless_verbose() -> None:
+    """Issue 28 item 20: INFO lines ("parachute plays on the pure-Python core") came before the hint."""
+    dboard = [str(Path(sys.executable).with_name("dboard"))]
+    native = {**os.environ, "DBOARD_PURE_PYTHON": "0"}   # the INFO line comes from the native core's check
+    quiet = subprocess.run([*dboard, "hint", "parachute", "--time", "0.1"], capture_output=True, text=True,
+                           timeout=120, env=native)
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout.startswith("hint: ")
+    assert len(quiet.stdout.splitlines()) == 1
+    verbose = subprocess.run([*dboard, "-v", "hint", "parachute", "--time", "0.1"], capture_output=True,
+                             text=True, timeout=120, env=native)
+    assert "INFO rules.native: draughts-board: parachute plays on the pure-Python core" in verbose.stderr

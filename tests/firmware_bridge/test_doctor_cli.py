@@ -32,8 +32,18 @@ def run(argv: list[str]) -> int:
 def test_doctor_once_on_the_simulated_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["--profile", "10x10", "--once"]) == 0
     out = capsys.readouterr().out
-    assert "10x10 (simulated)" in out and " 9 . . . . . . . . . ." in out and "a b c d e f g h i j" in out
+    assert "10x10 (simulated)" in out and "10 . . . . . . . . . ." in out and "a b c d e f g h i j" in out
     assert "sensors: 0 chattering" in out
+
+
+def test_doctor_labels_the_rows_1_to_8_as_the_notation_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 20: rows were labelled 0-7 beside columns a-h; a1 (row 0, column a) reads "1 # ..."."""
+    board = SimulatedDevice(8, 8)
+    with board:
+        board.place((0, 0))
+        lines = cli.render_view(board, "t").splitlines()
+    assert [line[:2] for line in lines[1:9]] == [f"{n:2d}" for n in range(8, 0, -1)]
+    assert lines[8] == " 1 # . . . . . . ." and lines[9] == "   a b c d e f g h"
 
 
 def test_doctor_led_test_shows_every_square_and_color(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,7 +60,7 @@ def test_doctor_reads_a_serial_board(tmp_path: Path, capsys: pytest.CaptureFixtu
         emu.set_occupancy({(0, 0), (7, 7), (3, 4)})
         assert run(["--profile", "8x8-serial", "--port", emu.port, "--once"]) == 0
     out = capsys.readouterr().out
-    assert " 7 . . . . . . . #" in out and " 3 . . . . # . . ." in out and " 0 # . . ." in out
+    assert " 8 . . . . . . . #" in out and " 4 . . . . # . . ." in out and " 1 # . . ." in out
     assert "connected, MCU 500 scans/s" in out
 
 

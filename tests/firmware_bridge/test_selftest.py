@@ -92,6 +92,60 @@ def test_the_leds_the_person_saw_stay_dark_are_reported() -> None:
         parse_cells("a1 k9", 8, 8)
 
 
+class LeavingPerson(Person):
+    """Does as asked for the first ``steps`` piece steps, then walks away: the test times out on the rest."""
+
+    def __init__(self, board: Any, matrix: SwitchMatrix, test: BoardTest, steps: int) -> None:
+        super().__init__(board, matrix, test)
+        self.steps = steps
+
+    def act(self, seconds: float) -> None:
+        if len(self.test.steps) > self.steps:
+            self.board.clock.advance(max(seconds, 0.05))
+            self.board.advance(0.0)
+        else:
+            super().act(seconds)
+
+
+def test_squares_nobody_touched_are_not_tested_not_faults() -> None:
+    """Issue 28 item 19: after --patience the untouched squares were reported as 22 dead sensors. The person
+    fills 42 squares (one of them dead) and leaves: e4 is dead, the 22 others are "not tested"."""
+    matrix = SwitchMatrix(8, 8)
+    plant(matrix, "dead e4")
+    board = SimulatedDevice(8, 8, matrix=matrix)
+    test = BoardTest(8, 8, EVERY, wire_map(board), pieces=64, patience=2.0)
+    person = LeavingPerson(board, matrix, test, steps=42)
+    report = run(board, test, say=lambda text: None, lines=person.lines, clock=board.clock, wait=person.act)
+    assert found(report) == {("dead", ((3, 4),))} and report.finished
+    assert report.untested == tuple(sorted(EVERY[42:]))
+    text = report.text(wire_map(board)).splitlines()
+    assert text[0] == "Board test finished: 64 sensors, 1 fault found, 22 not tested."
+    assert text[1].startswith("- The sensor under e4 seems dead")
+    assert text[2] == ("Not tested (22 squares, no piece seen there before the test stopped or went on): "
+                       "c6 d6 e6 f6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8. Run the test "
+                       "again to check them.")
+    assert report.to_json(wire_map(board))["untested_line"] == text[2]
+
+
+def test_a_test_stopped_early_names_the_squares_it_did_not_reach() -> None:
+    matrix = SwitchMatrix(4, 4)
+    board = SimulatedDevice(4, 4, matrix=matrix)
+    cells = [(r, c) for r in range(4) for c in range(4)]
+    test = BoardTest(4, 4, cells, wire_map(board), pieces=16, patience=2.0)
+    person = Person(board, matrix, test)
+    test.start(board.clock.now())
+    while len(test.steps) < 6:
+        test.reading(board.snapshot().squares, board.clock.now())
+        for line in person.lines():
+            test.answer(line, board.clock.now())
+        test.tick(board.clock.now())
+        if test.frame != board.frame:
+            board.show(test.frame)
+        person.act(0.02)
+    report = test.report()
+    assert not report.finished and not report.faults and report.untested == tuple(cells[5:])
+
+
 def test_on_a_gpio_board_the_report_names_the_pins() -> None:
     matrix = SwitchMatrix(8, 8)
     matrix.open_row(6)
@@ -139,3 +193,22 @@ def test_dboard_board_test_at_the_terminal_end_to_end(tmp_path: Path) -> None:
     report = "\n".join(transcript[transcript.index("Board test finished: 16 sensors, 3 faults found."):])
     assert "The sensor under a4 seems stuck closed" in report and "row R3 and column C0" in report
     assert "The sensor under c2 seems dead" in report and "The LED under b3 stayed dark" in report
+    # Issue 28 item 19: the LED sentence once, then short lines (which steps: the manual-clock test below)
+    assert sum("watch every LED light" in line for line in transcript) == 1
+    assert any(line.startswith("  LED test: ") for line in transcript)
+    assert any("press Enter" in line for line in transcript)   # the terminal's way to go on
+
+
+def test_the_led_test_is_said_once_then_one_short_line_per_step() -> None:
+    """Issue 28 item 19: the console repeated the whole LED-test sentence for every LED and colour."""
+    matrix = SwitchMatrix(8, 8)
+    board = SimulatedDevice(8, 8, matrix=matrix)
+    test = BoardTest(8, 8, EVERY, wire_map(board), pieces=24, patience=2.0)
+    person, said = Person(board, matrix, test), []
+    run(board, test, say=said.append, lines=person.lines, clock=board.clock, wait=person.act)
+    assert said[0] == ("LED test: watch every LED light white in turn, then the whole board red, green, blue "
+                       "and white.")
+    assert said[1:69] == [f"  LED test: {chr(ord('a') + c)}{r + 1}" for r in range(8) for c in range(8)] + [
+        f"  LED test: {color}" for color in ("red", "green", "blue", "white")]
+    assert said[69].startswith("Did every LED light") and "press Enter" in said[69]
+    assert not any("watch every LED" in line for line in said[1:])

@@ -208,6 +208,24 @@ def test_a_field_the_native_core_does_not_know_is_supported_only_at_its_default(
         native.unsupported.cache_clear()
 
 
+@pytest.mark.parametrize("far_row_crowns", [False, True])
+def test_corner_plays_natively_and_agrees_with_the_python_core(monkeypatch, far_row_crowns: bool) -> None:
+    """Corner's option list and far_row_crowns (crown squares, sent as a table) need no fallback (issue 28
+    item 21): the compiled core plays it, with the same perft as the Python core's."""
+    monkeypatch.setattr(native, "_EXT", native.compiled())
+    corner = rules.get_variant("corner", far_row_crowns=far_row_crowns)
+    assert "corner" in NATIVE_IDS and native.unsupported(corner) is None
+    board = rules.Board(corner)
+    assert type(board._gen) is not MoveGen
+    python = rules.Board(corner)
+    python._gen = MoveGen(corner)
+    for depth in range(1, 7):
+        assert rules.perft(board, depth) == rules.perft(python, depth), depth
+    near_far_row = rules.Board(corner, "W:We7:Ba1")   # e7-d8 and e7-f8: far row, not a crowning corner
+    assert {m.promotion for m in near_far_row.legal_moves} == {far_row_crowns}   # the table carries it
+    assert type(near_far_row._gen) is not MoveGen
+
+
 def test_variants_beyond_the_native_core_play_on_the_python_core_and_say_so(monkeypatch, caplog) -> None:
     monkeypatch.setattr(native, "_EXT", native.compiled())
     big = dataclasses.replace(rules.get_variant("international"), id="big", width=14, height=14,

@@ -47,3 +47,23 @@ def test_bad_input_is_one_line_and_nonzero(argv: list[str], capsys: pytest.Captu
         main(argv)
     assert exc.value.code not in (0, None)
     assert "error:" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_perft_stops_at_the_first_depth_without_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 20: `perft english 99 --fen W:W1` printed 99 lines of 0 (White's man on 1 is stuck)."""
+    assert main(["perft", "english", "20", "--fen", "W:W1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:3] for line in out[:1]] == [["perft(1)", "=", "0"]]
+    assert out[1:] == ["stopped at depth 1: the side to move has no legal move, so every deeper count is 0 "
+                       "too"]
+    assert main(["perft", "english", "9", "--fen", "W:W5:B"]) == 0   # 5-1, crowned; Black has no piece
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[2] for line in out[:-1]] == ["1", "0"]
+    assert out[-1] == "stopped at depth 2: every line ends within 1 ply, so every deeper count is 0 too"
+
+
+@pytest.mark.parametrize("depth", ["0", "21", "99"])
+def test_perft_refuses_a_depth_beyond_its_range(depth: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["perft", "english", depth, "--fen", "W:W1"])
+    assert str(exc.value) == f"error: depth must be 1 to 20, not {depth}"

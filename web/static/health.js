@@ -61,15 +61,19 @@ function renderTest(test) {
   const running = !!(test && test.running);
   $("#btn-board-test").hidden = running;
   $("#board-test-running").hidden = !running;
-  $("#board-test-prompt").textContent = running ? test.prompt : "";
+  $("#board-test-prompt").textContent = running ? test.prompt + (test.detail ? ` Now: ${test.detail}.` : "") : "";
   $("#board-test-answer").hidden = !(running && (test.asks || test.phase === "leds"));
   const report = $("#board-test-report");
   report.replaceChildren();
   if (test && test.report) {
+    const found = test.report.lines.length;
+    const untested = (test.report.untested || []).length;
     const head = `Board test ${test.report.finished ? "finished" : "stopped early"}: ` +
-      `${test.report.lines.length || "no"} finding${test.report.lines.length === 1 ? "" : "s"}.`;
+      `${found || "no"} fault${found === 1 ? "" : "s"} found` +
+      `${untested ? `, ${untested} square${untested === 1 ? "" : "s"} not tested` : ""}.`;
     report.append(item(head));
     for (const line of test.report.lines) report.append(item(line));
+    if (test.report.untested_line) report.append(item(test.report.untested_line));
   }
 }
 

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from _pdnhelpers import CORPUS, read_text
+from _rulestest import playout
 
 from controller.cli import main
+from rules.pdn import game_from_board, variant_of, write_game
 from rules.pdn.cli import Progress
 
 FAIL = CORPUS / "fail"
@@ -87,9 +93,32 @@ def test_convert_russian_to_numeric(capsys, tmp_path) -> None:
     assert main(["pdn", "convert", str(path), "--to", "numeric"]) == 0
     out = capsys.readouterr().out
     assert "1. 10-14 22-19 2. 5-10 27-22" in out  # a1 = 1 (PDN numbering of GameType 25, A0)
-    assert "6. 14:21" in out
+    assert "6. 14x21 17x26" in " ".join(out.split()) and ":" not in out.split("\n\n")[1]   # PDN 3.0's `x`
+    assert '[GameType "25,W,8,8,N0,0"]' in out   # says numbers, counted from a1 (White's bottom left)
     (game,) = read_text(out, validate=True)
     assert not game.errors and len(game.moves) == 12
+
+
+@pytest.mark.parametrize(("variant", "to", "gametype"), [
+    ("english", "algebraic", "21,B,8,8,A0,0"),
+    ("english", "numeric", "21,B,8,8,N1,0"),
+    ("russian", "algebraic", "25,W,8,8,A0,0"),
+    ("thai", "algebraic", "31,B,8,8,A0,0"),
+    ("hawaii", "numeric", "62,B,8,8,N3,0"),   # Black first: a1, square 1, is the top right Black sees
+])
+def test_convert_writes_a_gametype_that_names_its_notation(capsys, tmp_path, variant: str, to: str,
+                                                           gametype: str) -> None:
+    """The GameType's notation field (A/N and square 1's corner) follows the conversion (issue 28 item 4);
+    read back, the game is the same variant and the same moves."""
+    board = playout(variant, 12, f"convert {variant}")
+    path = tmp_path / "g.pdn"
+    path.write_text(write_game(game_from_board(board)), encoding="utf-8")
+    assert main(["pdn", "convert", str(path), "--to", to]) == 0
+    out = capsys.readouterr().out
+    assert f'[GameType "{gametype}"]' in out
+    (game,) = read_text(out, validate=True)
+    assert not game.errors and variant_of(game).id == variant
+    assert [node.move for node in game.moves] == board.move_stack
 
 
 class _Terminal(io.StringIO):
@@ -108,3 +137,19 @@ def test_progress_counts_on_one_terminal_line_and_wipes_it() -> None:
     quiet = io.StringIO()            # not a terminal (a pipe, a log file): nothing at all
     Progress(quiet, every=0.0).update("big.pdn", 1)
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("action", ["show", "check"])
+def test_show_and_check_print_only_what_was_asked_unless_verbose(tmp_path, action: str) -> None:
+    """Issue 28 item 20: INFO lines ("parachute plays on the pure-Python core") were logged by default."""
+    path = tmp_path / "p.pdn"
+    path.write_text(write_game(game_from_board(playout("parachute", 6, "quiet"))), encoding="utf-8")
+    dboard = str(Path(sys.executable).with_name("dboard"))
+    native = {**os.environ, "DBOARD_PURE_PYTHON": "0"}   # the INFO line comes from the native core's check
+    quiet = subprocess.run([dboard, "pdn", action, str(path)], capture_output=True, text=True, timeout=120,
+                           env=native)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout.startswith("[Result" if action == "show" else f"{path}: 1 games, 0 failed")
+    verbose = subprocess.run([dboard, "-v", "pdn", action, str(path)], capture_output=True, text=True,
+                             timeout=120, env=native)
+    assert "INFO rules.native: draughts-board: parachute plays on the pure-Python core" in verbose.stderr

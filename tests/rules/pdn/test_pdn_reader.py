@@ -43,7 +43,7 @@ def test_first_move_number_sets_the_numbering() -> None:
 
 def test_algebraic_moves_with_every_separator_and_leading_zeros() -> None:
     (game,) = read_text("1. c3-d4 f6-g5 2. d4:f6 g7xe5 3. a3b4 01-06 *")
-    assert [m.text for m in game.moves] == ["c3-d4", "f6-g5", "d4:f6", "g7xe5", "a3b4", "1-6"]
+    assert [m.text for m in game.moves] == ["c3-d4", "f6-g5", "d4xf6", "g7xe5", "a3b4", "1-6"]
 
 
 def test_spaces_inside_old_moves() -> None:

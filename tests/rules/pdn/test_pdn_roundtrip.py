@@ -33,7 +33,8 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 
 def legal_line(draw: st.DrawFn, board: rules.Board, plies: int, depth: int) -> Line:
-    """A line of up to `plies` legal moves from `board` (restored afterwards), annotated, with variations."""
+    """A line of up to `plies` legal moves from `board` (restored afterwards), annotated, with variations;
+    moves as files write them (captures joined by `x`, test_pdn_writer.py: Russian's `:` becomes `x`)."""
     line = Line(comments=draw(st.lists(COMMENT, max_size=1)))
     pushed = 0
     try:
@@ -46,7 +47,8 @@ def legal_line(draw: st.DrawFn, board: rules.Board, plies: int, depth: int) -> L
             comments = draw(st.lists(COMMENT, max_size=2))
             if clock is not None and draw(st.booleans()):
                 comments.append(CLOCK_TEXT)  # a second clock is kept as a comment
-            node = MoveNode(board.move_text(move), nags=draw(st.lists(st.integers(0, 99_999), max_size=2)),
+            nags = draw(st.lists(st.integers(0, 99_999), max_size=2))
+            node = MoveNode(board.pdn_move_text(move), nags=nags,
                             strength=draw(STRENGTH), comments=comments, clock=clock)
             if depth > 0:
                 node.variations = [legal_line(draw, board, draw(st.integers(1, 3)), depth - 1)
