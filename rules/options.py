@@ -40,6 +40,8 @@ class OptionSpec:
     label: str
     choices: tuple[str, ...] = ()
     minimum: int = 1
+    maximum: int = 1000
+    """No count of a rule comes near it (99999999999999999 moves was accepted, and written to the PDN)."""
 
     def expected(self) -> str:
         """What a value must be, in words."""
@@ -50,9 +52,9 @@ class OptionSpec:
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
         if self.kind == "int":
-            return f"a whole number of at least {self.minimum}"
+            return f"a whole number from {self.minimum} to {self.maximum}"
         if self.kind == "count_or_none":
-            return f"a whole number of at least {self.minimum}, or none"
+            return f"a whole number from {self.minimum} to {self.maximum}, or none"
         if self.kind == "list":
             return "a list of " + ", ".join(self.choices) + " (none for an empty list)"
         return "text"
@@ -79,9 +81,10 @@ class OptionSpec:
         elif kind in ("int", "count_or_none"):
             if kind == "count_or_none" and (value is None or text in ("none", "")):
                 return None
+            digits = text is not None and text.isascii() and text.isdigit() and len(text) <= 9
             number = value if isinstance(value, int) and not isinstance(value, bool) else (
-                int(text) if text is not None and text.isdigit() else None)
-            if number is not None and number >= self.minimum:
+                int(text) if digits and text is not None else None)
+            if number is not None and self.minimum <= number <= self.maximum:
                 return number
         elif kind == "list":
             items: object = value
@@ -91,7 +94,9 @@ class OptionSpec:
                 return tuple(items)
         elif isinstance(value, str) and value.strip():
             return value
-        raise ValueError(f"expects {self.expected()}, not {value!r}")
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
+        raise ValueError(f"expects {self.expected()}, not {shown}")
 
     def text(self, value: object) -> str:
         """The value as the text form writes it (the inverse of coerce)."""
@@ -112,8 +117,9 @@ class OptionSpec:
         return list(value) if isinstance(value, tuple) else value
 
 
-def _spec(name: str, kind: str, label: str, choices: tuple[str, ...] = (), minimum: int = 1) -> OptionSpec:
-    return OptionSpec(name, kind, label, choices, minimum)
+def _spec(name: str, kind: str, label: str, choices: tuple[str, ...] = (), minimum: int = 1,
+          maximum: int = 1000) -> OptionSpec:
+    return OptionSpec(name, kind, label, choices, minimum, maximum)
 
 
 SPECS: dict[str, OptionSpec] = {s.name: s for s in (
@@ -123,7 +129,7 @@ SPECS: dict[str, OptionSpec] = {s.name: s for s in (
     _spec("allow_180", "bool", "a capture may turn back"),
     _spec("flying_king_must_land_to_continue", "bool", "a king lands where it can capture on"),
     _spec("missed_capture_policy", "choice", "a missed capture", MISSED_CAPTURE),
-    _spec("repetition", "int", "repetitions that draw", minimum=2),
+    _spec("repetition", "int", "repetitions that draw", minimum=2, maximum=100),
     _spec("draw_claims", "list", "draws a player must claim", DRAW_CLAIMS),
     _spec("no_progress_moves", "count_or_none", "moves each without progress that draw"),
     _spec("no_progress_reason", "text", "how that draw is named"),

@@ -67,7 +67,7 @@ def option_info(spec: Any, default: Any) -> dict[str, Any]:
     values = ["white", "black"] if spec.kind == "color" else list(spec.choices)
     return {"name": spec.name, "kind": spec.kind, "label": spec.label, "choices": list(spec.choices),
             "labels": {v: CHOICE_LABELS.get(v, v.replace("_", " ")) for v in values},
-            "minimum": spec.minimum, "default": spec.json(default)}
+            "minimum": spec.minimum, "maximum": spec.maximum, "default": spec.json(default)}
 
 
 def variants_info() -> list[dict[str, Any]]:

@@ -531,6 +531,7 @@ function optionInput(o, value) {
     input = document.createElement("input");
     input.type = "number";
     input.min = o.minimum ?? 1;
+    if (o.maximum !== undefined) input.max = o.maximum;
     if (o.kind === "count_or_none") input.placeholder = "no limit";
     input.value = value === null || value === undefined ? "" : String(value);
   }
