@@ -77,7 +77,9 @@ def test_a_command_flood_is_slowed_and_watchers_get_at_most_a_state_a_tick(tmp_p
     state per tick, and a client that stops reading meanwhile keeps a bounded outbox."""
     limits = Limits(command_rate=200, command_burst=20, outbox_events=32, stuck_seconds=1.0)
     commands = 300
-    with live_server(tmp_path, opponent="person", human_color="both", limits=limits) as live:
+    # auto_computer off: the gestures stand on the board, as on a real one, so every one of them is a state
+    with live_server(tmp_path, opponent="person", human_color="both", limits=limits,
+                     auto_computer=False) as live:
         hub = live.server.app.state.hub
         stuck = stuck_websocket(live.url)
         states: list[float] = []
