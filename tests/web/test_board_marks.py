@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import browser, live_server, open_page, set_up
+from web_harness import browser, live_server, markers, open_page, set_up
 
 from controller import hints
 from controller.events import frame_to_json
@@ -15,21 +15,6 @@ from firmware_bridge.types import LedFrame, Light, Pattern, Rgb
 
 PHONE = {"width": 390, "height": 844}
 KINGS = "W:WK14,K15,6:BK27,K26,29"   # Spanish: two kings and a man a side
-
-MARKER = """() => [...document.querySelectorAll('#board .piece')].map((p) => {
-    const crown = p.querySelector('.crown');
-    const box = p.getBoundingClientRect();
-    const mark = crown ? crown.getBoundingClientRect() : null;
-    return { king: p.classList.contains('king'), piece: box.width,
-             mark: mark ? Math.min(mark.width, mark.height) : 0,
-             fill: crown ? getComputedStyle(crown.querySelector('path')).fill : null,
-             face: getComputedStyle(p).backgroundImage }; })"""
-
-
-def markers(page: Page) -> list[dict[str, object]]:
-    """Every piece of the live board: whether a king, its width, its marker's smaller side (0: none)."""
-    return page.evaluate(MARKER)
-
 
 def assert_kings_stand_out(page: Page) -> None:
     pieces = markers(page)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page, Playwright
-from web_harness import LiveServer, browser, cell, live_server, open_page, wait_plies, wait_state
+from web_harness import LiveServer, browser, cell, live_server, markers, open_page, wait_plies, wait_state
 
 from engine.exercises import load
 from firmware_bridge.gpio_model import SwitchMatrix
@@ -81,6 +81,9 @@ def test_the_virtual_board_moves_its_own_pieces(pw: Playwright, tmp_path: Path) 
         page.click("#btn-setup-fen")
         page.wait_for_function("() => document.querySelectorAll('#board .sq[data-piece]').length === 5")
         standing(page, live, "person.idle")
+        (king,) = [p for p in markers(page) if p["king"]]    # item 15: the king on 30 is unmistakable
+        assert king["mark"] >= 0.6 * king["piece"]
+        assert all(not p["mark"] for p in markers(page) if not p["king"])
         page.click("#exercises-panel summary")
         page.select_option("#ex-variant", "english")
         page.fill("#ex-id", exercise.id)

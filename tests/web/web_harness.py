@@ -276,3 +276,18 @@ def beyond_viewport(page: Page, selector: str, width: int) -> list[str]:
     """The visible elements under ``selector`` reaching past ``width`` px, but for those inside a horizontally
     scrolling table container that itself fits."""
     return page.evaluate(OUTSIDE, [selector, width])
+
+
+MARKER = """() => [...document.querySelectorAll('#board .piece')].map((p) => {
+    const crown = p.querySelector('.crown');
+    const box = p.getBoundingClientRect();
+    const mark = crown ? crown.getBoundingClientRect() : null;
+    return { king: p.classList.contains('king'), piece: box.width,
+             mark: mark ? Math.min(mark.width, mark.height) : 0,
+             fill: crown ? getComputedStyle(crown.querySelector('path')).fill : null,
+             face: getComputedStyle(p).backgroundImage }; })"""
+
+
+def markers(page: Page) -> list[dict[str, object]]:
+    """Every piece of the live board: whether a king, its width, its marker's smaller side (0: none)."""
+    return page.evaluate(MARKER)
