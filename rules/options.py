@@ -129,7 +129,7 @@ SPECS: dict[str, OptionSpec] = {s.name: s for s in (
     _spec("allow_180", "bool", "a capture may turn back"),
     _spec("flying_king_must_land_to_continue", "bool", "a king lands where it can capture on"),
     _spec("missed_capture_policy", "choice", "a missed capture", MISSED_CAPTURE),
-    _spec("repetition", "int", "repetitions that draw", minimum=2, maximum=100),
+    _spec("repetition", "int", "repetitions that draw", minimum=2),
     _spec("draw_claims", "list", "draws a player must claim", DRAW_CLAIMS),
     _spec("no_progress_moves", "count_or_none", "moves each without progress that draw"),
     _spec("no_progress_reason", "text", "how that draw is named"),

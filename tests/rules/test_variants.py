@@ -46,14 +46,14 @@ def test_options_override_and_validate() -> None:
                                     "its options: first"),
     ("thai", {"allow_180": "maybe"}, "variant thai: option allow_180 expects true or false, not 'maybe'"),
     ("thai", {"first": 3}, "variant thai: option first expects white or black, not 3"),
-    ("spanish", {"repetition": 1}, "option repetition expects a whole number from 2 to 100, not 1"),
+    ("spanish", {"repetition": 1}, "option repetition expects a whole number from 2 to 1000, not 1"),
     ("spanish", {"no_progress_moves": "soon"},
      "option no_progress_moves expects a whole number from 1 to 1000, or none, not 'soon'"),
     ("spanish", {"precedence": ["max_pieces", "most"]}, "option precedence expects a list of max_pieces,"),
     ("spanish", {"no_progress_moves": 99999999999999999},                  # issue 30 item 12
      "option no_progress_moves expects a whole number from 1 to 1000, or none, not 99999999999999999"),
     ("spanish", {"no_progress_moves": "\u00b2"}, "option no_progress_moves expects a whole number from 1"),
-    ("spanish", {"repetition": "1" * 5000}, "from 2 to 100, not '" + "1" * 39 + "..."),
+    ("spanish", {"repetition": "1" * 5000}, "from 2 to 1000, not '" + "1" * 39 + "..."),
     ("turkish", {"promotion_mid_capture": "fly"}, "expects one of stop, continue_as_king, pass_through"),
 ])
 def test_bad_options_are_one_precise_error(variant: str, options: dict[str, object], message: str) -> None:
