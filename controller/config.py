@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from readers import ReadError, read_bytes
 from rules import VARIANT_IDS, Variant, get_variant
 from rules.errors import shorten
 from rules.options import format_text, parse_text
@@ -37,6 +38,10 @@ SECONDS = ("engine_time", "external_handshake", "dxp_handshake", "external_margi
 """Settings that are a positive number of seconds."""
 MIN_TOKEN = 16
 """The shortest web token accepted: a short one can be guessed."""
+
+
+MAX_CONFIG_BYTES = 1024 * 1024
+"""A config of every setting with comments is a few kilobytes."""
 
 
 class ConfigError(ValueError):
@@ -256,7 +261,10 @@ def load(path: Path | None = None) -> Config:
         if explicit:
             raise ConfigError(f"{path}: config file not found")
         return Config()
-    raw = path.read_bytes()
+    try:
+        raw = read_bytes(path, what="config file", limit=MAX_CONFIG_BYTES)
+    except ReadError as exc:   # a FIFO, a device or a huge file where the config should be
+        raise ConfigError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from readers import ReadError, read_text
+
 BACKENDS = ("simulated", "gpio", "serial")
 WHITE_SIDES = ("south", "north", "west", "east")
 SENSOR_SETS = ("all", "dark", "light")
@@ -115,7 +117,7 @@ def find_profile(name: str) -> Path:
     """Path of the profile called ``name`` (a file path, or a name looked up in ``profile_dirs()``)."""
     path = Path(name)
     if path.suffix == ".toml" or os.sep in name:
-        if not path.is_file():
+        if not path.exists():   # (a FIFO or a device is there: reading it says what it is)
             raise ProfileError(f"profile file {name} does not exist")
         return path
     for d in profile_dirs():
@@ -130,8 +132,10 @@ def load_profile(name_or_path: str | Path) -> Profile:
     """Read and check a profile; ProfileError names the file and the offending key."""
     path = find_profile(str(name_or_path))
     try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
+        data = tomllib.loads(read_text(path, what="board profile", limit=1024 * 1024))
+    except ReadError as exc:   # a FIFO, a device, a huge or non-UTF-8 file
+        raise ProfileError(str(exc)) from None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise ProfileError(f"{path}: not valid TOML: {exc}") from None
     return parse_profile(data, source=str(path), default_name=path.stem)
 

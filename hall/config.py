@@ -13,6 +13,7 @@ from controller.broadcast.client import PROTOCOLS, BrokerSettings
 from controller.broadcast.wire import check_level
 from controller.config import MIN_TOKEN
 from controller.field_docs import setting_help
+from readers import ReadError, read_text
 
 
 class HallConfigError(ValueError):
@@ -80,8 +81,10 @@ def load(path: Path | None) -> HallConfig:
     if path is None:
         return HallConfig()
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_text(path, what="hall config", limit=1024 * 1024))
+    except ReadError as exc:
+        raise HallConfigError(str(exc)) from None
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:   # (int() past its digit limit too)
         raise HallConfigError(f"{path}: {exc}") from None
     values: dict[str, Any] = {}
     for key, value in data.items():

@@ -1,5 +1,6 @@
 """The configuration file: the shipped example loads, and mistakes name the key."""
 
+import os
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -104,3 +105,18 @@ def test_item_18_brackets_in_strings_and_comments_are_not_nesting() -> None:
     assert config.hostile_toml(text) == ("line 4, column 105: arrays and inline tables nested more than 100 "
                                          "deep")
     assert config.hostile_toml(text[:-1]) is None
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory"])
+def test_a_config_that_is_no_file_is_one_error_line(tmp_path: Path, kind: str) -> None:
+    """A FIFO would hang the start, a link to /dev/zero fill the memory (issue 30): one line naming it."""
+    path = tmp_path / "config.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    with pytest.raises(config.ConfigError) as raised:
+        config.load(path)
+    assert str(raised.value).startswith(f"{path}: the config file is a ") and "\n" not in str(raised.value)

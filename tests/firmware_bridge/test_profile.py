@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,15 @@ def test_white_on_the_north_edge_and_dark_squares_only() -> None:
     assert board.frame.light((0, 1)) == Light(GREEN, Pattern.ON)
     board.start()
     assert len(snaps) == 2 and snaps[-1].squares == {(0, 0)}
+
+
+def test_a_profile_that_is_no_file_is_one_error_line(tmp_path: Path) -> None:
+    """A FIFO named as the profile would hang the start (issue 30): one ProfileError line naming it."""
+    fifo = tmp_path / "board.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(ProfileError, match=r"board.toml: the board profile is a FIFO, not a regular file$"):
+        load_profile(fifo)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ProfileError, match=r"deep\.toml: not valid TOML"):
+        load_profile(deep)
