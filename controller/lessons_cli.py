@@ -18,7 +18,7 @@ from rules.pdn.cli import diagram
 
 from . import config as config_module
 from .exercises import PROGRESS_FILE, ExerciseProgress
-from .replay import load_game
+from .replay import load_game, read_record
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -96,10 +96,7 @@ def run_exercises(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    try:
-        text = args.file.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise ValueError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    text = read_record(args.file)
     game, start, moves = load_game(text, args.game, args.file.name, args.variant)
     print(f"{game.label() or args.file.name}: {len(moves)} plies, {start.variant.name}, result {game.result}")
     limits = SearchLimits(depth=args.depth, time=args.time)

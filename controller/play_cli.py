@@ -38,6 +38,7 @@ from .broadcast import broadcasting
 from .config import Config
 from .datadir import DataDirBusy, DataDirLock, holder
 from .extras import MQTT, WEB, require
+from .replay import read_record
 from .sensorlog import SensorLogWriter
 from .session import Session
 from .squares import BoardMap
@@ -378,7 +379,7 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         variant = words[1] if len(words) > 1 else session.controller.variant.id
         await session.send(cmd.StartExercise(variant, words[2] if len(words) > 2 else ""))
     elif verb == "replay" and len(words) in (2, 3):
-        text = Path(words[1]).expanduser().read_text(encoding="utf-8", errors="replace")
+        text = read_record(Path(words[1]).expanduser())
         await session.send(cmd.StartReplay(pdn=text, game=int(words[2]) if len(words) > 2 else 1,
                                            variant=session.controller.variant.id))
     elif verb in ("forward", "back", "stop", "next"):

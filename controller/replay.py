@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.limits import SearchLimits
 from engine.review import PlyReview, review
+from readers import read_text
 from rules import Board, Move
 from rules.pdn import PdnError, PdnGame, read_games
 from rules.pdn.validate import start_board, variant_of
@@ -26,6 +28,16 @@ if TYPE_CHECKING:
 
 class ReplayError(ValueError):
     """A game that cannot be replayed: names the file, the game and (for an illegal move) the move."""
+
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""A PDN file to replay: a collection of many thousand games is well under this."""
+
+
+def read_record(path: Path) -> str:
+    """The text of a PDN file to replay (ReadError, one line, for a FIFO, a device or a huge file; bad bytes
+    are the PDN reader's to report)."""
+    return read_text(path, what="PDN file", limit=MAX_RECORD_BYTES, errors="replace")
 
 
 def load_game(text: str, number: int, name: str,

@@ -59,10 +59,11 @@ def read_bytes(path: Path | str, *, what: str = "file", limit: int = MIB) -> byt
     return data
 
 
-def read_text(path: Path | str, *, what: str = "file", limit: int = MIB) -> str:
-    """The UTF-8 text of the regular file `path` (see `read_bytes`)."""
+def read_text(path: Path | str, *, what: str = "file", limit: int = MIB, errors: str = "strict") -> str:
+    """The UTF-8 text of the regular file `path` (see `read_bytes`); ``errors="replace"`` for a file whose
+    bad bytes its own reader reports (a PDN)."""
     data = read_bytes(path, what=what, limit=limit)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8", errors)
     except UnicodeDecodeError as exc:
         raise ReadError(path, f"the {what} is not UTF-8 text (byte {exc.start})") from None

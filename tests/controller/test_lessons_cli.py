@@ -4,6 +4,7 @@ one-line errors for bad input."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -81,4 +82,14 @@ def test_replay_refuses_a_game_that_does_not_validate_in_one_line(tmp_path: Path
     assert err.startswith("dboard replay: error: cannot replay bad.pdn:4:")
     assert "game 1 (Event 'Manchester 1841'): move 4. 15-19" in err and err.count("\n") == 1
     assert main(["replay", str(tmp_path / "missing.pdn")]) == 1
-    assert "missing.pdn: No such file or directory" in capsys.readouterr().err
+    assert "missing.pdn: cannot read the PDN file: No such file or directory" in capsys.readouterr().err
+
+
+def test_replay_of_a_fifo_is_one_error_line_not_a_hang(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30: a FIFO given as the record would block the read for ever."""
+    fifo = tmp_path / "game.pdn"
+    os.mkfifo(fifo)
+    assert main(["replay", str(fifo)]) == 1
+    said = capsys.readouterr().err
+    assert said == f"dboard replay: error: {fifo}: the PDN file is a FIFO, not a regular file\n"
