@@ -193,10 +193,16 @@ def _print_event(event: ev.Event) -> None:
         print(f"game over: {event.result} ({event.reason})")
 
 
-async def _printer(session: Session) -> None:
-    queue = session.subscribe()
+async def _printer(events: asyncio.Queue[ev.Event]) -> None:
     while True:
-        _print_event(await queue.get())
+        _print_event(await events.get())
+
+
+async def _printed(events: asyncio.Queue[ev.Event]) -> None:
+    """Wait until the printer has printed every event so far, so that what the session said (the computer's
+    answer to a draw offer, a game's end) comes before the board and the prompt, however busy the machine."""
+    while not events.empty():   # (the printer prints an event in the step that takes it off the queue)
+        await asyncio.sleep(0)
 
 
 def _simulated_only(board: SimulatedDevice | None, what: str) -> SimulatedDevice:
@@ -460,7 +466,8 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
     async with session, broadcasting(session, config):
         for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
             print(f"[{message['level']}] {message['text']}")
-        printer = asyncio.create_task(_printer(session))
+        events = session.subscribe()
+        printer = asyncio.create_task(_printer(events))
         if board is not None:
             board.set_occupancy(session.controller.exp.base)
         else:
@@ -473,6 +480,7 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
             server = await start_server(session, config)   # prints "Open http://HOST:PORT/"
         await session.idle()
         await _computer(session, board)
+        await _printed(events)
         print(render(session.state()))
         interactive = lines is None
         if interactive:
@@ -504,6 +512,7 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
                 print(f"error: {exc}")
                 continue
             await _computer(session, board)
+            await _printed(events)
             print(render(session.state()))
         if not quit_asked and (server is not None or board is None):
             # Input ended (or the game did): a real board and the web page stay in play until Ctrl-C, so a
