@@ -222,7 +222,7 @@ class BoardHealth:
         expected = exp.base - masked
         every = [(r, c) for r in range(self.wires.rows) for c in range(self.wires.cols)]
         frozen = self.sensors.unchanged_since(self._epoch, every)
-        if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
+        if ctl.rearranging:
             # at set-up the LEDs have asked for these squares the whole time
             self._rearranged(reading, expected, every if ctl.turn_state == "setup" else frozen, now)
             return

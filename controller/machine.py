@@ -335,6 +335,12 @@ class Controller:
         """Whose turn the machine is in: setup, person, computer, out_of_sync or game_over."""
         return states.top(self.state)
 
+    @property
+    def rearranging(self) -> bool:
+        """The pieces are to be put where the LEDs ask, not played: a set-up, or a position to restore after
+        a takeback, a wrong exercise try or a retracted move."""
+        return self.turn_state == "setup" or (self.turn_state == "out_of_sync" and self.turn.restore)
+
     # --- inputs -----------------------------------------------------------------------------------
     def snapshot(self, squares: frozenset[Cell], now: float | None = None) -> LedFrame | None:
         """A new debounced occupancy; returns the LED frame now shown."""
@@ -841,9 +847,13 @@ class Controller:
             return
         self.turn.told.add(lifted)
         why = why_immobile(self.game.board, square)
-        section = why.reason.section.replace("-", " ")
-        self._refuse(f"{why.text[0].upper()}{why.text[1:]}. The rule of {why.reason.rule}: see the "
-                     f"{self.variant.name} rules, section '{section}'. Put it back", why.reason)
+        self._refuse(f"{why.text[0].upper()}{why.text[1:]}. {self._rule_of(why.reason)}. Put it back",
+                     why.reason)
+
+    def _rule_of(self, reason: Illegal) -> str:
+        """Teaching mode's words for the rule behind a refusal, and where its rules page explains it."""
+        return (f"The rule of {reason.rule}: see the {self.variant.name} rules, section "
+                f"'{reason.section.replace('-', ' ')}'")
 
     def _check_refusal(self, reading: Reading, now: float) -> None:
         """One own piece moved to one square that no legal move explains: refuse it, naming the rule."""
@@ -872,8 +882,7 @@ class Controller:
             self._display(self.hints.refused(self.exp, origin, target))
             return
         if self.teaching:   # the lesson: the rule by name, and where the rules page explains it
-            message = (f"{message}. The rule of {reason.rule}: see the {self.variant.name} rules, section "
-                       f"'{reason.section.replace('-', ' ')}'. Put the piece back")
+            message = f"{message}. {self._rule_of(reason)}. Put the piece back"
         self._refuse(message, reason)
         self._display(self.hints.refused(self.exp, origin, target))
 

@@ -76,11 +76,10 @@ def run(args: argparse.Namespace) -> int:
         lines = None
     journal = None if args.no_journal else config.data_path
     web = not args.no_web and args.script is None
-    if web:
-        require(WEB, "The web page", instead="run with --no-web")
     if config.broadcast:
         require(MQTT, "Broadcasting to a hall (broadcast = true)", instead="set broadcast = false")
     if web:
+        require(WEB, "The web page", instead="run with --no-web")
         check_port(config.listen, config.port, journal)   # before anything on disk is touched
     lock = DataDirLock(journal, "dboard play", config.port if web else None).acquire() if journal else None
     sensor_log = None

@@ -511,7 +511,7 @@ class Session:
         need = (ctl.engine_token, ctl.turn_state)
         if self._arranged == need:
             return
-        if ctl.turn_state == "setup" or (ctl.turn_state == "out_of_sync" and ctl.turn.restore):
+        if ctl.rearranging:
             self._arranged = need
             board.set_occupancy(ctl.exp.base)
 
