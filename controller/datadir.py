@@ -17,11 +17,10 @@ import json
 import logging
 import os
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from .durable import TMP_SUFFIX, fsync_dir, make_dir, plain_reason
+from .durable import TMP_SUFFIX, fsync_dir, make_dir, plain_reason, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -215,14 +214,13 @@ def _settle_leftovers(games: Path) -> list[Notice]:
             text = tmp.read_bytes().decode("utf-8", errors="replace")
             if complete_pdn(text):
                 os.replace(tmp, target)
+                fsync_dir(games)
                 notices.append(Notice("info", f"The game {target.name}, left unfinished on disk by a crash, "
                                               f"is in the library now."))
             else:
-                aside = tmp.with_name(f"{tmp.name}.damaged-{datetime.now(UTC):%Y%m%dT%H%M%SZ}")
-                os.replace(tmp, aside)
+                aside = set_aside(tmp)
                 notices.append(Notice("warning", f"A torn copy of the game {target.name} (a crash while it "
                                                  f"was saved) is kept aside as {aside}."))
-            fsync_dir(games)
         except OSError as exc:
             notices.append(Notice("warning", f"The leftover {tmp} could not be settled "
                                              f"({plain_reason(exc)})."))

@@ -133,6 +133,14 @@ def damaged_name(path: Path, when: datetime | None = None) -> Path:
     return candidate
 
 
+def set_aside_said(path: Path) -> str:
+    """``set_aside``, in words for a notice: where the damaged file went, or why it stays."""
+    try:
+        return f"kept as {set_aside(path).name}"
+    except OSError as exc:
+        return f"it could not be moved aside ({plain_reason(exc)}) and will be replaced"
+
+
 def set_aside(path: Path) -> Path:
     """Move the damaged file ``path`` to a free ``damaged_name`` beside it (durably), so that it is kept for
     a person to look at and never read again at the next start; returns where it went."""

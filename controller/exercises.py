@@ -22,7 +22,7 @@ from engine.limits import format_score
 from readers import ReadError, at, expect_dict, expect_int, expect_list, expect_str, loads, read_text
 from rules import Move, get_variant
 
-from .durable import SaveError, durable_replace, plain_reason, set_aside
+from .durable import SaveError, durable_replace, set_aside_said
 from .settings import EngineJob, GameSettings
 
 if TYPE_CHECKING:
@@ -44,8 +44,9 @@ def read_progress(path: Path) -> dict[str, dict[str, dict[str, Any]]]:
     progress: dict[str, dict[str, dict[str, Any]]] = {}
     for player, variants in data.items():
         progress[player] = {}
-        for variant, entry in expect_dict(variants, at(str(path), player, ": ")).items():
-            where = at(at(str(path), player, ": "), variant)
+        whose = at(str(path), player, ": ")
+        for variant, entry in expect_dict(variants, whose).items():
+            where = at(whose, variant)
             entry = expect_dict(entry, where)
             solved = [expect_str(e, f"{where}.solved", 64) for e in expect_list(entry.get("solved", []),
                                                                                  f"{where}.solved")]
@@ -74,11 +75,8 @@ class ExerciseProgress:
         try:
             self.data = read_progress(path)
         except ReadError as exc:
-            try:
-                aside = f"kept as {set_aside(path).name}"
-            except OSError as move:
-                aside = f"it could not be moved aside ({plain_reason(move)}) and will be replaced"
-            self.notice = f"The exercise progress could not be read ({exc}); {aside}, starting afresh."
+            self.notice = f"The exercise progress could not be read ({exc}); {set_aside_said(path)}, " \
+                          f"starting afresh."
             log.warning("%s", self.notice)
 
     def _entry(self, player: str, variant: str) -> dict[str, Any]:

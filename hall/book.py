@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.broadcast.wire import RESULTS, check_level
-from controller.durable import set_aside
+from controller.durable import set_aside_said
 from readers import at, expect_dict, loads, read_text
 
 log = logging.getLogger(__name__)
@@ -66,12 +66,8 @@ class EventBook:
         try:
             return cls._read(path)
         except ValueError as exc:   # ReadError and BookError are ValueErrors too
-            try:
-                aside = f"kept as {set_aside(path).name}"
-            except OSError as move:
-                aside = f"not moved aside ({move.strerror or move})"
             log.warning("the arbiter's data %s cannot be read (%s); %s, the event starts afresh", path, exc,
-                        aside)
+                        set_aside_said(path))
             return cls(path)
 
     @classmethod
