@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Playwright
+from test_library import LONG_NAMES
 from web_harness import (
     arranged,
     beyond_viewport,
@@ -118,15 +119,7 @@ def test_item16_the_statistics_page_breaks_no_rule_of_its_own_csp(pw: Playwright
         assert errors == []
 
 
-LIBRARY = """[Event "club evening"]
-[Date "2026.11.30"]
-[White "Computer (level 10) from the club's Raspberry Pi"]
-[Black "Alexandra Konstantinopoulou-Wetherington"]
-[Result "0-1"]
-[GameType "20"]
-
-1. 32-28 19-23 2. 28x19 14x23 0-1
-
+LIBRARY = LONG_NAMES + """
 [Event "Blitz"]
 [Date "2026.11.28"]
 [White "Bob"]
