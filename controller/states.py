@@ -19,6 +19,32 @@ from typing import Any
 
 from transitions.extensions.nesting import HierarchicalMachine, NestedState
 
+# The states' names, for every comparison in Python; the page's script gets the same table (``NAMES``).
+SETUP = "setup"
+PERSON = "person"
+COMPUTER = "computer"
+OUT_OF_SYNC = "out_of_sync"
+GAME_OVER = "game_over"
+PERSON_IDLE = "person.idle"
+PERSON_LIFTED = "person.lifted"
+PERSON_CAPTURING = "person.capturing"
+PERSON_SETTLING = "person.settling"
+PERSON_AMBIGUOUS = "person.ambiguous"
+PERSON_MISSED_CAPTURE = "person.missed_capture"
+COMPUTER_THINKING = "computer.thinking"
+COMPUTER_SHOWING = "computer.showing"
+TURNS = (PERSON, COMPUTER)
+"""The top states in which a side is to move."""
+NAMES: dict[str, str] = {
+    "SETUP": SETUP, "PERSON": PERSON, "COMPUTER": COMPUTER, "OUT_OF_SYNC": OUT_OF_SYNC,
+    "GAME_OVER": GAME_OVER,
+    "PERSON_IDLE": PERSON_IDLE, "PERSON_LIFTED": PERSON_LIFTED, "PERSON_CAPTURING": PERSON_CAPTURING,
+    "PERSON_SETTLING": PERSON_SETTLING, "PERSON_AMBIGUOUS": PERSON_AMBIGUOUS,
+    "PERSON_MISSED_CAPTURE": PERSON_MISSED_CAPTURE, "COMPUTER_THINKING": COMPUTER_THINKING,
+    "COMPUTER_SHOWING": COMPUTER_SHOWING,
+}
+"""Every state's constant by name: what the web page's script compares with (served as ``/states.js``)."""
+
 
 class TurnState(NestedState):
     """A state of the controller's machine, with the model method that reads the board while it is current."""
@@ -51,24 +77,22 @@ STATES: list[Any] = [
     {"name": "game_over", "on_enter": "_enter_game_over", "on_board": "_board_after_game"},
 ]
 
-_TURNS = ["person", "computer"]
-
 TRANSITIONS: list[dict[str, Any]] = [
     # whose turn: the board set up, a move committed, the board lost and found again, a takeback, a new game
     {"trigger": "set_up", "source": "setup", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "set_up", "source": "setup", "dest": "person"},
-    {"trigger": "commit", "source": _TURNS, "dest": "game_over", "conditions": "game_ended"},
+    {"trigger": "commit", "source": list(TURNS), "dest": "game_over", "conditions": "game_ended"},
     {"trigger": "commit", "source": "person", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "commit", "source": "person", "dest": "person"},
     # (both sides played from a record: a replay)
     {"trigger": "commit", "source": "computer", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "commit", "source": "computer", "dest": "person"},
-    {"trigger": "finish", "source": [*_TURNS, "out_of_sync"], "dest": "game_over"},
-    {"trigger": "lose_sync", "source": _TURNS, "dest": "out_of_sync"},
-    {"trigger": "take_back", "source": [*_TURNS, "game_over"], "dest": "out_of_sync"},
+    {"trigger": "finish", "source": [*TURNS, "out_of_sync"], "dest": "game_over"},
+    {"trigger": "lose_sync", "source": list(TURNS), "dest": "out_of_sync"},
+    {"trigger": "take_back", "source": [*TURNS, "game_over"], "dest": "out_of_sync"},
     {"trigger": "resync", "source": "out_of_sync", "dest": "computer", "conditions": "computer_to_move"},
     {"trigger": "resync", "source": "out_of_sync", "dest": "person"},
-    {"trigger": "reset", "source": [*_TURNS, "out_of_sync", "game_over"], "dest": "setup"},
+    {"trigger": "reset", "source": [*TURNS, "out_of_sync", "game_over"], "dest": "setup"},
     # the person's hands: lift, capture, settle, or put back; ask when the board shows several moves
     {"trigger": "lift", "source": ["person.idle", "person.capturing", "person.settling"],
      "dest": "person.lifted"},

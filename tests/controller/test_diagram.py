@@ -52,3 +52,16 @@ def test_diagram_edges_are_the_machine_transitions() -> None:
                 for ts in event.transitions.values() for t in ts if t.dest is not None}
     assert declared == set(diagram.edges())
     assert len(TRANSITIONS) >= 10
+
+
+def test_state_names_table_names_every_state_of_the_machine() -> None:
+    """``states.NAMES`` (what Python and the page compare with) holds exactly the machine's states."""
+    from controller import states
+    from controller.machine import Controller
+    from tests.controller.rig import Rig
+
+    rig = Rig("english")
+    assert isinstance(rig.ctl, Controller)
+    drawn = set(rig.ctl.machine.get_nested_state_names())
+    assert set(states.NAMES.values()) == drawn
+    assert all(getattr(states, name) == value for name, value in states.NAMES.items())
