@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from functools import cache
 
 from rules.errors import IllegalMoveError
 from rules.move import Move
 from rules.movegen import MoveGen, RawMove, movegen_for
 from rules.pieces import Color, Piece
 from rules.variants import Variant, get_variant
+from rules.zobrist import zobrist_table
 
 _WHITE, _BLACK = Color.WHITE, Color.BLACK
 _WM, _WK, _BM, _BK = Piece(_WHITE, False), Piece(_WHITE, True), Piece(_BLACK, False), Piece(_BLACK, True)
 _Snapshot = tuple[int, int, int, Color, int, 'list[RawMove] | None']
-
-
-@cache
-def zobrist_table(size: int) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """Deterministic 64-bit keys: table[color*2 + is_king][square], plus the side-to-move key."""
-    rng = random.Random(0xD7A6_5EED + size)
-    table = tuple(tuple(rng.getrandbits(64) for _ in range(size)) for _ in range(4))
-    return table, rng.getrandbits(64)
 
 
 def _bits(x: int) -> Iterator[int]:

@@ -20,6 +20,7 @@ from rules.geometry import DIRECTIONS, REVERSE, Geometry
 from rules.move import Move
 from rules.pieces import Color
 from rules.variants import VARIANT_IDS, Variant, get_variant
+from rules.zobrist import zobrist_table
 
 logger = logging.getLogger(__name__)
 
@@ -138,8 +139,6 @@ def unsupported(variant: Variant) -> str | None:
 @cache
 def rules_params(variant: Variant) -> dict[str, object]:
     """The tables and codes the C side reads for `variant` (squares as dense indices, see csrc/dcore.h)."""
-    from rules.board import zobrist_table
-
     g = variant.geometry
     squares = tuple(sorted(g.squares))
     dense = {sq: i for i, sq in enumerate(squares)}
