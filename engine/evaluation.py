@@ -13,8 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from rules import Board, Color, Variant
+from rules.generators import movegen_for
 from rules.geometry import DIRECTIONS
-from rules.movegen import movegen_for
 
 MAN = 100
 

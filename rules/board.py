@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.errors import IllegalMoveError
+from rules.generators import movegen_for
 from rules.move import Move
-from rules.movegen import MoveGen, RawMove, movegen_for
+from rules.movegen import MoveGen, RawMove
 from rules.pieces import Color, Piece
 from rules.variants import Variant, get_variant
 from rules.zobrist import zobrist_table

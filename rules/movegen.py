@@ -51,7 +51,7 @@ def merge_duplicates(moves: list[RawMove]) -> list[RawMove]:
 
 
 class MoveGen:
-    """Precomputed tables and generators for one variant (obtain with `movegen_for(variant)`)."""
+    """Precomputed tables and generators for one variant (obtain with `rules.generators.movegen_for`)."""
 
     def __init__(self, variant: Variant) -> None:
         g = variant.geometry
@@ -441,14 +441,8 @@ class MoveGen:
 
 
 @cache
-def movegen_for(variant: Variant) -> MoveGen:
-    """The (cached) move generator of a variant: the compiled one when it is built and fits the variant, else
-    the Python one (the move kinds beyond standard ones have their own: rules/kinds)."""
+def standard_movegen(variant: Variant) -> MoveGen:
+    """The (cached) generator of standard men and kings for `variant`: the compiled one when it is built and
+    fits the variant, else the Python one. For any variant, whatever its move kind: rules.generators."""
     native = native_movegen(variant)
-    if native is not None:
-        return native
-    if variant.move_kind != "standard":
-        from rules.kinds import kind_movegen
-
-        return kind_movegen(variant)
-    return MoveGen(variant)
+    return MoveGen(variant) if native is None else native

@@ -7,8 +7,8 @@ import re
 from typing import TYPE_CHECKING
 
 from rules.errors import AmbiguousMoveError, Illegal, IllegalMoveError, InvalidMoveError, InvalidSquareError
+from rules.generators import movegen_for
 from rules.move import Move
-from rules.movegen import movegen_for
 
 if TYPE_CHECKING:
     from rules.board import Board

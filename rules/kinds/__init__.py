@@ -1,7 +1,7 @@
 """Move generators for the move kinds beyond standard men and kings (`Variant.move_kind`), one module each.
 
 Each generator is a `rules.movegen.MoveGen` (the same methods on the same raw moves), so the Board, perft and
-the engine use them unchanged; `rules.movegen.movegen_for` picks one by the variant's `move_kind`.
+the engine use them unchanged; `rules.generators.movegen_for` picks one by the variant's `move_kind`.
 """
 
 from __future__ import annotations

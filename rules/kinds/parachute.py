@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from rules.kinds._common import bits
-from rules.movegen import MoveGen, RawMove, merge_duplicates, movegen_for
+from rules.movegen import MoveGen, RawMove, merge_duplicates, standard_movegen
 from rules.pieces import Color
 from rules.variants import Variant
 
@@ -23,7 +23,7 @@ class ParachuteMoveGen(MoveGen):
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
         # the same rules without precedence: its captures and the drops are filtered together
-        self.plain = movegen_for(dataclasses.replace(variant, precedence=(), move_kind="standard"))
+        self.plain = standard_movegen(dataclasses.replace(variant, precedence=(), move_kind="standard"))
         self.drop_jumps = tuple(self._jump_table(variant.direction_indices(("db",), c)) for c in Color)
         self.diagonal_jumps = self._jump_table(variant.direction_indices(("df", "db"), Color.WHITE))
         self.multi = variant.parachutist_multi_jump
