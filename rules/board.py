@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.errors import IllegalMoveError
+from rules.fen import parse_fen, write_fen
 from rules.generators import movegen_for
 from rules.move import Move
 from rules.movegen import MoveGen, RawMove
+from rules.notation import PDN_CAPTURE, explain_illegal, move_text, parse_move
 from rules.pieces import Color, Piece
 from rules.variants import Variant, get_variant
 from rules.zobrist import zobrist_table
@@ -92,15 +94,11 @@ class Board:
 
     def set_fen(self, fen: str) -> None:
         """Replace the position by a PDN FEN; clears the move stack. Raises FenError."""
-        from rules.fen import parse_fen
-
         w, b, k, turn = parse_fen(self.variant, fen)
         self._set(w, b, k, turn)
 
     def fen(self) -> str:
         """The position as a PDN 3.0 FEN string."""
-        from rules.fen import write_fen
-
         return write_fen(self.variant, self._w, self._b, self._k, self._turn)
 
     def _set(self, w: int, b: int, k: int, turn: Color) -> None:
@@ -245,8 +243,6 @@ class Board:
         """Play a legal move (any path of a merged duplicate capture is accepted)."""
         raw = self._find_raw(move) if isinstance(move, Move) else None
         if raw is None:
-            from rules.notation import explain_illegal
-
             raise IllegalMoveError(*explain_illegal(self, move))
         self._push_raw(raw)
         self.move_stack.append(move if move.path == raw[4] else self._wrap(raw))
@@ -316,15 +312,11 @@ class Board:
     # -- notation ------------------------------------------------------------------------------------
     def move_text(self, move: Move) -> str:
         """The move in the variant's notation (intermediate squares only when needed)."""
-        from rules.notation import move_text
-
         return move_text(self, move)
 
     def pdn_move_text(self, move: Move) -> str:
         """The move as a PDN file writes it: the variant's notation with captures joined by PDN 3.0's `x`
         (Russian shows `c3:e5`, files say `c3xe5`; Thai's `-` captures too)."""
-        from rules.notation import PDN_CAPTURE, move_text
-
         return move_text(self, move, PDN_CAPTURE)
 
     def describe(self, move: Move) -> str:
@@ -339,8 +331,6 @@ class Board:
 
     def parse_move(self, text: str) -> Move:
         """Parse move text of the variant's notation into a legal Move (see rules.notation)."""
-        from rules.notation import parse_move
-
         return parse_move(self, text)
 
     def push_text(self, text: str) -> Move:
