@@ -19,7 +19,7 @@ from typing import Any
 from engine.evaluation import Evaluator
 from engine.search import SearchAborted, Searcher
 from rules import Board, Color, Move
-from rules.native import available, rules_params, unsupported
+from rules.native import available, load_extension, rules_params, unsupported
 
 logger = logging.getLogger(__name__)
 
@@ -29,11 +29,7 @@ DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
 @cache
 def compiled() -> ModuleType | None:
     """The engine extension whether or not DBOARD_PURE_PYTHON is set (tests compare both), or None."""
-    try:
-        from engine import _native  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _native
+    return load_extension("engine._native")
 
 
 def eval_params(evaluator: Evaluator) -> dict[str, object]:

@@ -9,6 +9,7 @@ a geometry it cannot represent). Such a variant, like every variant when the ext
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import logging
 import os
@@ -57,14 +58,19 @@ _GEOMETRY_FIELDS = frozenset({"width", "height", "cells", "numbering", "diagonal
                               "mask", "size", "rays", "steps", "_names", "_parse", "_numbers", "_by_number"})
 
 
+def load_extension(name: str) -> ModuleType | None:
+    """The compiled extension module `name` ("rules._native", "engine._native"), or None when it is not built
+    (setup.py's extensions are optional). Imported by name, so one loader serves both packages."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
 @cache
 def compiled() -> ModuleType | None:
     """The rules extension whether or not DBOARD_PURE_PYTHON is set (tests compare both cores), or None."""
-    try:
-        from rules import _native  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _native
+    return load_extension("rules._native")
 
 
 def _load() -> ModuleType | None:

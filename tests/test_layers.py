@@ -1,5 +1,6 @@
 """The packages' dependencies point one way (README, "The parts"): checked on every import statement and on
-every dynamic import (``importlib.import_module``, ``__import__``) whose module name the source shows."""
+every dynamic import (``importlib.import_module``, ``__import__``, rules.native's ``load_extension``) whose
+module name the source shows."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ COMPOSITION_ROOTS = {("controller/play_cli.py", "web"), ("controller/cli.py", "h
                      ("controller/cli.py", "web")}
 
 
-DYNAMIC = {"import_module", "__import__"}
+DYNAMIC = {"import_module", "__import__", "load_extension"}   # load_extension: rules.native's, of _native
 
 
 def _strings(node: ast.expr) -> list[str] | None:
@@ -37,9 +38,22 @@ def _strings(node: ast.expr) -> list[str] | None:
     return None
 
 
+def _forwarded(tree: ast.Module) -> set[int]:
+    """The ids of the calls by which a function named in DYNAMIC passes its own parameter on (load_extension's
+    import_module(name)): that name is checked where the function is called, as the caller writes it."""
+    calls: set[int] = set()
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef) and function.name in DYNAMIC:
+            params = {a.arg for a in function.args.args}
+            calls |= {id(c) for c in ast.walk(function) if isinstance(c, ast.Call) and c.args
+                      and isinstance(c.args[0], ast.Name) and c.args[0].id in params}
+    return calls
+
+
 def _dynamic_names(tree: ast.Module) -> set[str]:
-    """Module names passed to import_module/__import__: a string, a name bound to one, or the loop variable
-    of a ``for`` over a module-level constant tuple of strings. Anything else is unverifiable: a failure."""
+    """Module names passed to import_module/__import__/load_extension: a string, a name bound to one, or the
+    loop variable of a ``for`` over a module-level constant tuple of strings. Anything else is unverifiable: a
+    failure (but for a DYNAMIC function's passing on of its parameter, see _forwarded)."""
     constants: dict[str, list[str]] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
@@ -56,8 +70,9 @@ def _dynamic_names(tree: ast.Module) -> set[str]:
             if values is not None:
                 loops[node.target.id] = values
     names: set[str] = set()
+    forwarded = _forwarded(tree)
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and node.args):
+        if not (isinstance(node, ast.Call) and node.args) or id(node) in forwarded:
             continue
         func = node.func
         called = getattr(func, "attr", None) or getattr(func, "id", "")
@@ -112,6 +127,15 @@ def test_the_check_sees_dynamic_imports(tmp_path: Path) -> None:
                       "    for name in PLUGINS:\n        importlib.import_module(name)\n"
                       "    __import__('firmware_bridge')\n")
     assert imported_packages(module) == {"importlib", "controller", "engine", "web", "firmware_bridge"}
+
+
+def test_the_check_sees_what_load_extension_loads(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import importlib\n"
+                      "def load_extension(name):\n    return importlib.import_module(name)\n"
+                      "def other(name):\n    return importlib.import_module(name)\n"
+                      "load_extension('engine._native')\n")
+    assert imported_packages(module) == {"importlib", "engine", "<unverifiable dynamic import at line 5>"}
 
 
 def test_an_unverifiable_dynamic_import_is_reported(tmp_path: Path) -> None:
