@@ -4,14 +4,34 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Protocol
 
 from rules.errors import AmbiguousMoveError, Illegal, IllegalMoveError, InvalidMoveError, InvalidSquareError
 from rules.generators import movegen_for
 from rules.move import Move
+from rules.movegen import MoveGen
+from rules.pieces import Color, Piece
+from rules.variants import Variant
 
-if TYPE_CHECKING:
-    from rules.board import Board
+
+class Position(Protocol):
+    """What notation reads of a position: rules.board.Board is one. Named here rather than imported, since the
+    Board imports notation for its move text."""
+
+    variant: Variant
+    _k: int
+    _gen: MoveGen
+
+    @property
+    def turn(self) -> Color: ...
+
+    @property
+    def legal_moves(self) -> Iterable[Move]: ...
+
+    def piece_at(self, sq: int) -> Piece | None: ...
+
+    def _own_opp(self) -> tuple[int, int]: ...
 
 _SPLIT = re.compile("[-xX:\u00d7]")
 PDN_CAPTURE = "x"   # PDN 3.0's capture separator, written in files whatever the variant shows (Russian ":")
@@ -21,20 +41,20 @@ def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
-def _direction(board: Board, a: int, b: int) -> tuple[int, int]:
+def _direction(board: Position, a: int, b: int) -> tuple[int, int]:
     g = board.variant.geometry
     (ra, ca), (rb, cb) = g.rc(a), g.rc(b)
     return _sign(rb - ra), _sign(cb - ca)
 
 
-def _behind(board: Board, captured: int, d: tuple[int, int]) -> int:
+def _behind(board: Position, captured: int, d: tuple[int, int]) -> int:
     g = board.variant.geometry
     r, c = g.rc(captured)
     sq = g.square_at(r + d[0], c + d[1])
     return captured if sq is None else sq
 
 
-def intermediate_squares(board: Board, move: Move) -> list[int]:
+def intermediate_squares(board: Position, move: Move) -> list[int]:
     """Squares written between from and to for an ambiguous capture (docs/rules/README.md#notation): where
     the direction changes the landing square, otherwise the square immediately behind the captured piece."""
     path, caps = move.path, move.captures
@@ -49,18 +69,18 @@ def intermediate_squares(board: Board, move: Move) -> list[int]:
     return out
 
 
-def _text(board: Board, squares: list[int], capture: bool, separator: str | None = None) -> str:
+def _text(board: Position, squares: list[int], capture: bool, separator: str | None = None) -> str:
     g = board.variant.geometry
     sep = (separator or board.variant.capture_separator) if capture else "-"
     return sep.join(g.name(s) for s in squares)
 
 
-def full_text(board: Board, move: Move, separator: str | None = None) -> str:
+def full_text(board: Position, move: Move, separator: str | None = None) -> str:
     """The move with every landing square (always unambiguous)."""
     return _text(board, list(move.path), bool(move.captures), separator)
 
 
-def _groups(board: Board, move: Move) -> list[set[int]]:
+def _groups(board: Position, move: Move) -> list[set[int]]:
     """For each intermediate landing, the squares that may name it: every square passed between the
     captured piece and the landing square (the square right behind the piece ... the landing square)."""
     g = board.variant.geometry
@@ -89,7 +109,7 @@ def _matches(mids: list[int], groups: list[set[int]]) -> bool:
     return all(any(x in grp for grp in it) for x in mids)
 
 
-def move_text(board: Board, move: Move, separator: str | None = None) -> str:
+def move_text(board: Position, move: Move, separator: str | None = None) -> str:
     """The move in the variant's notation; intermediate squares only to tell apart captures that share
     from and to but take different pieces. `separator` joins a capture's squares instead of the variant's
     own (PDN_CAPTURE in files)."""
@@ -120,7 +140,7 @@ def _list(texts: list[str]) -> str:
     return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
 
 
-def parse_move(board: Board, text: str) -> Move:
+def parse_move(board: Position, text: str) -> Move:
     """Parse move text ("32-28", "21x14", "c3:e5", "47x38x24x13x36") into a legal Move of `board`."""
     raw = text.strip()
     raw = re.sub(r"^\d+\.(\.\.)?\s*", "", raw).rstrip("!?+#* ")
@@ -155,7 +175,7 @@ def parse_move(board: Board, text: str) -> Move:
     raise IllegalMoveError(*_why_illegal(board, frm, to, text.strip(), legal, bool(mids)))
 
 
-def explain_illegal(board: Board, move: object) -> tuple[str, Illegal]:
+def explain_illegal(board: Position, move: object) -> tuple[str, Illegal]:
     """Why a Move object cannot be pushed on `board`: the message and the rule that refuses it."""
     if not isinstance(move, Move):
         return f"{move!r} is not a Move", Illegal.PIECE_MOVEMENT
@@ -181,7 +201,7 @@ _PRECEDENCE_REASONS = {   # precedence filter -> the rule, and what it requires 
 }
 
 
-def _outranked_by(board: Board, frm: int, to: int) -> str | None:
+def _outranked_by(board: Position, frm: int, to: int) -> str | None:
     """The first precedence filter of the variant that removes every capture from `frm` ending on `to` or
     landing there on the way (None when no such capture is legal even before the filters)."""
     own, opp = board._own_opp()
@@ -194,7 +214,7 @@ def _outranked_by(board: Board, frm: int, to: int) -> str | None:
     return None
 
 
-def _why_illegal(board: Board, frm: int, to: int, text: str, legal: list[Move],
+def _why_illegal(board: Position, frm: int, to: int, text: str, legal: list[Move],
                  with_mids: bool) -> tuple[str, Illegal]:
     g = board.variant.geometry
     turn = board.turn.name.title()
