@@ -5,6 +5,7 @@ module name the source shows."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,3 +143,114 @@ def test_an_unverifiable_dynamic_import_is_reported(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("import importlib\ndef f(name):\n    return importlib.import_module(name)\n")
     assert "<unverifiable dynamic import at line 3>" in imported_packages(module)
+
+
+# -- import cycles -------------------------------------------------------------------------------------------
+# A cycle makes import order matter (a name read from a half-initialised module) and keeps the modules in it
+# from being read, tested or replaced apart. Checked on the imports that run: top-level and function-local
+# ones, not those under `if TYPE_CHECKING:` (annotations only). The compiled `_native` extensions have no .py
+# to follow and import nothing of ours.
+
+
+def module_name(path: Path) -> str:
+    """The dotted module name of a .py file under ROOT (a package is its __init__)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """Whether an `if` tests TYPE_CHECKING (``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``)."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _runtime_import_nodes(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """`node` if it is an import statement, else every import statement under it at any depth (function-local
+    ones too), except in the body of an `if TYPE_CHECKING:` (its `else:` runs)."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        yield node
+    elif isinstance(node, ast.If) and _is_type_checking(node.test):
+        for child in node.orelse:
+            yield from _runtime_import_nodes(child)
+    else:
+        for child in ast.iter_child_nodes(node):
+            yield from _runtime_import_nodes(child)
+
+
+def runtime_imports(path: Path, modules: set[str]) -> set[str]:
+    """The modules among `modules` that `path` imports when it runs: `from pkg import name` is pkg.name when
+    that is a module, else pkg; relative imports resolved; the `_native` extensions left out."""
+    current = module_name(path)
+    package = current if path.name == "__init__.py" else current.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in _runtime_import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named = [(alias.name, alias.name) for alias in node.names]   # (what is named, else what is meant)
+        else:
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            base = ".".join(part for part in (base, node.module) if part)
+            named = [(f"{base}.{alias.name}", base) for alias in node.names]
+        for full, fallback in named:
+            if "_native" in full.split("."):
+                continue
+            name = full if full in modules else fallback
+            while name and name not in modules:   # a name inside a module, or outside the product
+                name = name.rpartition(".")[0]
+            if name and name != current:
+                targets.add(name)
+    return targets
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of `graph` having two or more nodes, each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return components
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the product's packages -> the modules of them it imports at run time."""
+    paths = [path for package in sorted(ALLOWED) for path in sorted((ROOT / package).rglob("*.py"))]
+    modules = {module_name(path) for path in paths}
+    return {module_name(path): runtime_imports(path, modules) for path in paths}
+
+
+def test_no_import_cycles() -> None:
+    cycles = strongly_connected(import_graph())
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_counts_function_local_imports_and_not_type_checking_ones() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+                     "else:\n    import b\ndef f():\n    import c\n")
+    assert [ast.unparse(node) for node in _runtime_import_nodes(tree)] == [
+        "from typing import TYPE_CHECKING", "import b", "import c"]
+    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"e"}}) == [["a", "b", "c"]]
