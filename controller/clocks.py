@@ -10,11 +10,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import Refused
+
 _TC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
 COLORS = ("white", "black")
 
 
-class TimeControlError(ValueError):
+class TimeControlError(Refused):
     """A time control text that is not ``minutes`` or ``minutes+increment`` (names what was given)."""
 
 

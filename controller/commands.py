@@ -21,9 +21,10 @@ from typing import Any, ClassVar
 
 from .broadcast.place import BroadcastPlace
 from .clocks import TimeControl
+from .errors import Refused
 
 
-class CommandError(ValueError):
+class CommandError(Refused):
     """A command whose JSON form is malformed; the message names the command and the field in a player's words
     (``New game: the engine level must be 1 to 10, got 11``) and what was expected."""
 
@@ -453,8 +454,9 @@ class LessonStep(Command):
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of one handled command: ``done``, ``refused`` (the reason is the ValueError's message) or
-    ``failed`` (the reason names the error, e.g. "Too many open files")."""
+    """What became of one handled command: ``done``, ``refused`` (the person's mistake: the reason is the
+    ``Refused`` error's message) or ``failed`` (ours: the reason names the error, e.g. "Too many open
+    files")."""
 
     status: str
     reason: str = ""
@@ -471,7 +473,7 @@ class Outcome:
         file name, which is a path of the server."""
         if exc is None:
             return cls("done")
-        if isinstance(exc, ValueError):
+        if isinstance(exc, Refused):
             return cls("refused", str(exc))
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return cls("failed", reason or type(exc).__name__)

@@ -21,6 +21,7 @@ from rules.errors import shorten
 from rules.options import format_text, parse_text
 
 from .broadcast.client import PROTOCOLS
+from .errors import ControllerError
 from .field_docs import setting_help
 
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
@@ -44,7 +45,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 """A config of every setting with comments is a few kilobytes."""
 
 
-class ConfigError(ValueError):
+class ConfigError(ControllerError, ValueError):
     """A configuration file or option is invalid; the message names the file and the key."""
 
 

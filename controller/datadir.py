@@ -21,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 
 from .durable import TMP_SUFFIX, fsync_dir, make_dir, plain_reason, set_aside
+from .errors import ControllerError
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ MIN_FREE_BYTES = 1 << 20
 """Less free space than this on the data directory's card is reported at start."""
 
 
-class DataDirBusy(ValueError):
+class DataDirBusy(ControllerError, ValueError):
     """Another program writes the data directory (names it: PID, command, web port)."""
 
     def __init__(self, directory: Path, who: str) -> None:

@@ -14,6 +14,8 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .errors import ControllerError
+
 TMP_SUFFIX = ".tmp"
 DAMAGED_INFIX = ".damaged-"
 """A damaged file kept aside is named ``NAME.damaged-<UTC time>`` (``-2``, ``-3``... when that is taken)."""
@@ -28,7 +30,7 @@ _PLAIN = {
 }
 
 
-class SaveError(ValueError):
+class SaveError(ControllerError, ValueError):
     """Something could not be saved: ``str()`` says what and why in plain words, e.g. "can't save the move:
     the card is full"; ``reason`` is the why alone."""
 

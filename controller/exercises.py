@@ -23,6 +23,7 @@ from readers import ReadError, at, expect_dict, expect_int, expect_list, expect_
 from rules import Move, get_variant
 
 from .durable import SaveError, durable_replace, set_aside_said
+from .errors import Refused
 from .settings import EngineJob, GameSettings
 
 if TYPE_CHECKING:
@@ -221,15 +222,15 @@ class ExerciseLesson:
     def hint(self, ctl: Controller) -> None:
         """The line's move for the person to make now, lit on the board."""
         if ctl.turn_state != "person":
-            raise ValueError("set up the exercise's position first: the LEDs show what is missing")
+            raise Refused("set up the exercise's position first: the LEDs show what is missing")
         ply = len(ctl.records)
         if ply >= len(self.line):
-            raise ValueError(f"the exercise's line is played out: type `next` for exercise {self.next_id}")
+            raise Refused(f"the exercise's line is played out: type `next` for exercise {self.next_id}")
         ctl.show_hint(ctl.engine_token, self.line[ply])
 
     def step(self, ctl: Controller, step: str) -> None:
         if step != "hint":
-            raise ValueError(f"an exercise has no step {step!r}: ask for a hint, next, or stop")
+            raise Refused(f"an exercise has no step {step!r}: ask for a hint, next, or stop")
         self.hint(ctl)
 
     def answer(self, job: EngineJob) -> Move | None:

@@ -1,11 +1,12 @@
 """Human hands on the simulated board: gestures around an intended legal move, and what the board made of it.
 
-A ``Table`` joins a Controller to a ``SimulatedDevice`` on one ``ManualClock`` the way a Session does: raw
-contact edges are debounced into snapshots, and the controller's timers fire when they fall due. ``storm``
-composes a gesture around a legal move the person means (slides brushing corner sensors, knocks, contact
-flickers, pauses, touch-downs on landing squares, captured pieces taken off by a second hand, a change of
-mind, a knock put back before the real move) and ``Trial.outcome`` judges it: the intended move recorded,
-the board asking, a wrong move recorded, or nothing sensible (stuck). Used by the tests and bench/storm.py.
+``Hands`` drive a ``SimulatedDevice`` that feeds a Table on one ``ManualClock``, as a board feeds the
+Session's: raw contact edges are debounced into readings, and the Table's timers fire when they fall due.
+``storm`` composes a gesture around a legal move the person means (slides brushing corner sensors, knocks,
+contact flickers, pauses, touch-downs on landing squares, captured pieces taken off by a second hand, a
+change of mind, a knock put back before the real move) and ``Trial.outcome`` judges it: the intended move
+recorded, the board asking, a wrong move recorded, or nothing sensible (stuck).
+Used by the tests and bench/storm.py.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from rules import Board, Color, get_variant
 from .config import Config
 from .inference import Expectation, MoveShape, trace
 from .machine import Controller
+from .offline import OfflinePorts
+from .sensorlog import SensorLogWriter
 from .settings import GameSettings
+from .states import PERSON_AMBIGUOUS
+from .table import Table
 
 T = TypeVar("T")
 
@@ -81,15 +86,16 @@ class Step:
         return f"{self.verb} {name(self.cell)}"
 
 
-class Table:
-    """A Controller fed by a SimulatedDevice on one ManualClock: debounced snapshots in order, timers fired
-    when due. ``on_snapshot`` (e.g. a sensor-log writer) sees every snapshot before the controller does."""
+class Hands:
+    """A person's hands on a simulated board that feeds a Table, on one ManualClock: contact edges debounced
+    into readings in order, the Table's timers fired when due. ``on_snapshot`` sees every reading first."""
 
-    def __init__(self, ctl: Controller, clock: ManualClock, *, debounce: float = 0.03,
+    def __init__(self, table: Table, clock: ManualClock, *, debounce: float = 0.03,
                  on_snapshot: Callable[[float, frozenset[Cell]], None] | None = None) -> None:
-        self.ctl = ctl
+        self.table = table
+        self.ctl = table.controller
         self.clock = clock
-        self.device = SimulatedDevice(ctl.map.rows, ctl.map.cols, debounce=debounce, clock=clock,
+        self.device = SimulatedDevice(self.ctl.map.rows, self.ctl.map.cols, debounce=debounce, clock=clock,
                                       auto_settle=False)
         self._listener = on_snapshot
         self.device.on_snapshot(lambda occ: self._feed(occ.squares))
@@ -97,7 +103,7 @@ class Table:
     def _feed(self, squares: frozenset[Cell]) -> None:
         if self._listener is not None:
             self._listener(self.clock.now(), squares)
-        self.ctl.snapshot(squares)
+        self.table.feed(squares, self.clock.now())
 
     def set_up(self, squares: frozenset[Cell]) -> None:
         """Every piece where ``squares`` says, at once (one snapshot)."""
@@ -105,16 +111,16 @@ class Table:
         self.wait(0.0)
 
     def wait(self, seconds: float) -> None:
-        """Let ``seconds`` pass: debounced changes and the controller's timers fire in time order."""
+        """Let ``seconds`` pass: debounced changes and the Table's timers fire in time order."""
         target = self.clock.now() + seconds
         for _ in range(10_000):
-            due = self.ctl.next_deadline()
+            due = self.table.next_deadline()
             step_to = target if due is None or due > target else max(due, self.clock.now())
             self.device.advance(step_to - self.clock.now())
-            self.ctl.tick()
+            self.table.tick(self.clock.now())
             if step_to >= target:
                 return
-        raise RuntimeError(f"the controller's timers never settled ({self.ctl!r})")
+        raise RuntimeError(f"the Table's timers never settled ({self.table!r})")
 
     def do(self, step: Step) -> None:
         """Carry out one physical action."""
@@ -138,7 +144,12 @@ class Table:
             raise ValueError(f"unknown gesture {step.verb!r}")
 
     def __repr__(self) -> str:
-        return f"Table({self.ctl!r}, debounce={self.device.debounce})"
+        return f"Hands({self.table!r}, debounce={self.device.debounce})"
+
+
+def offline_table(config: Config, clock: ManualClock, settings: GameSettings) -> Table:
+    """A Table with no engine and no board of its own (the hands bring theirs), as a storm trial needs."""
+    return Table(config, OfflinePorts(clock), clock=clock, settings=settings, can_fail=False)
 
 
 @dataclass
@@ -166,7 +177,7 @@ def judge(meant: list[str], recorded: list[str], state: str, candidates: list[st
         return "intended"
     if len(recorded) > len(meant) or recorded != meant[:len(recorded)]:
         return "wrong"
-    if not recorded and state == "person.ambiguous" and meant[0] in candidates:
+    if not recorded and state == PERSON_AMBIGUOUS and meant[0] in candidates:
         return "asked"
     return "stuck"
 
@@ -416,23 +427,20 @@ def trial(variant: str, fen: str, choose: Chooser, *, debounce: float = 0.03,
     receives its sensor log."""
     clock = ManualClock(1000.0)
     cfg = Config(variant=variant, human_color="both", opponent="person", **(config or {}))
-    ctl = Controller(cfg, clock=clock, settings=GameSettings(get_variant(variant), "both", "person", 3, fen))
-    writer = None
-    if log is not None:
-        from .sensorlog import SensorLogWriter
-
-        writer = SensorLogWriter(log, cfg)
-    table = Table(ctl, clock, debounce=debounce, on_snapshot=writer.occupancy if writer else None)
+    table = offline_table(cfg, clock, GameSettings(get_variant(variant), "both", "person", 3, fen))
+    ctl = table.controller
+    writer = SensorLogWriter(log, cfg) if log is not None else None
+    hands = Hands(table, clock, debounce=debounce, on_snapshot=writer.occupancy if writer else None)
     ctl.new_game()
     if writer is not None:
         writer.game(clock.now(), ctl)
-    table.set_up(ctl.exp.base)
+    hands.set_up(ctl.exp.base)
     meant, steps = storm(ctl, choose)
     before = len(ctl.records)
     for step in steps:
-        table.do(step)
+        hands.do(step)
     recorded = [r.text for r in ctl.records[before:]]
-    candidates = [s.text for s in ctl.turn.pending] if ctl.state == "person.ambiguous" else []
+    candidates = [s.text for s in ctl.turn.pending] if ctl.state == PERSON_AMBIGUOUS else []
     result = Trial(variant, fen, meant, [s.text(ctl.map.name) for s in steps], recorded, ctl.state,
                    candidates)
     result.outcome = judge(meant, recorded, ctl.state, candidates)

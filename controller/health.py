@@ -7,7 +7,9 @@ legal move) into what the board reads, and says so with the squares' names and w
 on the LEDs and shows them on the page. The person can mask a broken square (page, console, config): the
 controller then sees on it whatever makes the board's reading legal, so the game is trusted for it, and a
 move the board cannot see (a piece put on a masked square) is confirmed by hand. A chattering square is held
-at its settled reading. The Session owns one and calls it from its loop (its hooks say ``health``).
+at its settled reading. The Table owns one: it hands it each reading, asks it what the game should see,
+and overlays its fault squares on the one frame that leaves the Table. It reads the game through ``GameView``
+and never calls the Controller.
 """
 
 from __future__ import annotations
@@ -15,15 +17,23 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.health import FaultKind, SensorFault, SensorHealth, WireMap, explain
 from firmware_bridge.selftest import BoardTest, BoardTestReport
 from firmware_bridge.types import Cell, LedFrame, Light, LinkStatus, Pattern, Rgb
 
-from .inference import MoveShape
-from .machine import Controller
+from .errors import Refused
+from .inference import Expectation, MoveShape
+from .squares import BoardMap
+from .states import GAME_OVER, SETUP
+
+if TYPE_CHECKING:
+    from rules import Variant
+
+    from .journal import Record
+    from .record import GameRecord
 
 Say = Callable[[str, str], None]
 FAULT_LIGHT = Light(Rgb(255, 0, 255), Pattern.FAST_BLINK)
@@ -36,22 +46,45 @@ once this share of the position reads, and only one fault explaining the rest is
 seconds to move the pieces, and a board half done is no broken board."""
 
 
+class GameView(Protocol):
+    """What board health reads of the game (the Controller satisfies it; health never calls it)."""
+
+    @property
+    def map(self) -> BoardMap: ...
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def exp(self) -> Expectation: ...
+    @property
+    def turn_state(self) -> str: ...
+    @property
+    def occupancy(self) -> frozenset[Cell]: ...
+    @property
+    def rearranging(self) -> bool: ...
+    @property
+    def frame(self) -> LedFrame | None: ...
+    @property
+    def board_lost(self) -> bool: ...
+    @property
+    def record(self) -> GameRecord: ...
+    @property
+    def records(self) -> list[Record]: ...
+
+
 class BoardHealth:
     """What the person must know about the board itself (not the game), and what lets the game go on.
 
     ``wires`` names each square's row and column wire; ``masked`` names the squares not believed (the config's
-    ``masked_squares``); ``check_after``: seconds of stillness before a disagreement is examined; ``show``
-    puts a frame on the board's LEDs as it is.
+    ``masked_squares``); ``check_after``: seconds of stillness before a disagreement is examined.
     """
 
-    def __init__(self, controller: Controller, *, say: Say, show: Callable[[LedFrame], None], wires: WireMap,
-                 clock: Clock, masked: str = "", check_after: float = 5.0, can_fail: bool = True) -> None:
-        self.controller = controller
+    def __init__(self, game: GameView, *, say: Say, wires: WireMap, clock: Clock, masked: str = "",
+                 check_after: float = 5.0, can_fail: bool = True) -> None:
+        self.game = game
         self.can_fail = can_fail
         """Whether the board has sensors and wires that can fail (not a simulated board's pieces, which only
         software moves: a disagreement there is never a fault's)."""
         self._say = say
-        self._show = show
         self.wires = wires
         self.clock = clock
         self.check_after = check_after
@@ -68,7 +101,6 @@ class BoardHealth:
         self._checked = False
         self._epoch = now                          # since when the game expects what it expects now
         self._game = self._game_key()
-        self._lit: frozenset[Cell] = frozenset()
         self.test: BoardTest | None = None          # the self-test the page runs (the game waits meanwhile)
         self.test_report: BoardTestReport | None = None
 
@@ -78,29 +110,28 @@ class BoardHealth:
         self.sensors = SensorHealth()
         self.raw = frozenset()
         self.faults = []
-        self._lit = frozenset()
 
     # --- names -------------------------------------------------------------------------------------------
     def name(self, cell: Cell) -> str:
         """A square's name in the variant's notation (``r3c4`` off the playing squares)."""
-        return self.controller.map.name(cell)
+        return self.game.map.name(cell)
 
     def names(self, cells: Iterable[Cell]) -> str:
         return ", ".join(self.name(c) for c in sorted(cells))
 
     def cell(self, text: str, where: str = "square") -> Cell:
         """The cell a person names: a square in the variant's notation, or ``r3c4``."""
-        ctl = self.controller
+        ctl = self.game
         rows, cols = ctl.variant.height, ctl.variant.width
         if match := re.fullmatch(r"r(\d+)c(\d+)", text.strip().lower()):
             cell = (int(match[1]), int(match[2]))
             if cell[0] < rows and cell[1] < cols:
                 return cell
-            raise ValueError(f"{where}: {text!r} is outside the {rows}x{cols} board")
+            raise Refused(f"{where}: {text!r} is outside the {rows}x{cols} board")
         try:
             return ctl.map.rc(ctl.variant.geometry.parse_square(text.strip()))
         except ValueError:
-            raise ValueError(f"{where}: {text!r} is neither a square of {ctl.variant.name} nor rROWcCOL "
+            raise Refused(f"{where}: {text!r} is neither a square of {ctl.variant.name} nor rROWcCOL "
                              f"(like r3c4)") from None
 
     # --- readings ----------------------------------------------------------------------------------------
@@ -122,14 +153,14 @@ class BoardHealth:
         one move whose piece visibly landed, then a move under way. A move that lands on a masked square
         cannot be told from a piece in the hand, and two moves that land alike from masked squares cannot be
         told apart: those are kept for the person to confirm (``unseen``), never chosen."""
-        ctl, masked = self.controller, self.masked
+        ctl, masked = self.game, self.masked
         self._hidden = ()
         if not masked:
             return reading
         exp = ctl.exp
         kept = reading - masked
         trusted = kept | (exp.base & masked)
-        if ctl.turn_state in ("setup", "game_over") or not exp.shapes:
+        if ctl.turn_state in (SETUP, GAME_OVER) or not exp.shapes:
             return trusted
         involved = set(exp.base)
         for shape in exp.shapes:
@@ -158,33 +189,35 @@ class BoardHealth:
     @property
     def unseen(self) -> tuple[MoveShape, ...]:
         """Moves the person may have made that the board cannot show: the page offers to confirm them."""
-        shapes = self.controller.exp.shapes
+        shapes = self.game.exp.shapes
         found = set(self._hidden + self._unseen)
         return tuple(s for s in shapes if s in found)
 
     # --- after every input -------------------------------------------------------------------------------
-    def after_input(self, now: float) -> None:
-        """Keep the controller's view current (masked squares after the game moved on), look for faults when
-        the board has been still long enough, and keep the LEDs showing them (the self-test: its own)."""
+    def follow(self, now: float) -> frozenset[Cell] | None:
+        """After an input: the view the game should see now, when it differs from what it saw (masked
+        squares after the game moved on); None when it is current, or while the self-test has the board (whose
+        time this is). The Table feeds the view and asks again: a view may commit a move."""
         if self.test is not None:
             self.test_tick(now)
+            return None
+        key = self._game_key()
+        if key != self._game:
+            self._game, self._epoch, self._checked, self._unseen = key, now, False, ()
+            self._still_since = max(self._still_since, now)
+            self.sensors.moved(now)
+        view = self.view(now)
+        return None if view == self.game.occupancy else view
+
+    def after_input(self, now: float) -> None:
+        """Once the game has seen the board: look for faults when it has been still long enough, and offer
+        the moves it cannot show."""
+        if self.test is not None:
             return
-        ctl = self.controller
-        for _ in range(3):                   # a view may commit a move, which changes the next view
-            key = self._game_key()
-            if key != self._game:
-                self._game, self._epoch, self._checked, self._unseen = key, now, False, ()
-                self._still_since = max(self._still_since, now)
-                self.sensors.moved(now)
-            view = self.view(now)
-            if view == ctl.occupancy:
-                break
-            ctl.snapshot(view, now)
         if self._due() and now - self._still_since >= self.check_after:
             self._examine(now)
         self._tell_unseen()
         self._recover(now)
-        self._relight()
 
     def next_deadline(self) -> float | None:
         """When the board will have been still long enough to be examined, or a chattering square settled
@@ -198,16 +231,16 @@ class BoardHealth:
 
     def _game_key(self) -> tuple[int, int, bool]:
         """Changes whenever the game the board is expected to show does: a new game, a ply, a takeback."""
-        ctl = self.controller
-        return id(ctl.record), len(ctl.records), ctl.turn_state == "setup"
+        ctl = self.game
+        return id(ctl.record), len(ctl.records), ctl.turn_state == SETUP
 
     def _due(self) -> bool:
         """The board disagrees with the game and has not been examined since it last changed."""
         return self.can_fail and not self._checked and self._unsettled()
 
     def _unsettled(self) -> bool:
-        ctl = self.controller
-        return ctl.turn_state != "game_over" and ctl.occupancy != ctl.exp.base
+        ctl = self.game
+        return ctl.turn_state != GAME_OVER and ctl.occupancy != ctl.exp.base
 
     def _examine(self, now: float) -> None:
         """The board is still and disagrees with the game: which faults explain it? Against the position
@@ -216,7 +249,7 @@ class BoardHealth:
         While the board is rearranged (a set-up, a position to restore) only as ``_rearranged`` allows;
         mid-game, a reading that is a legal move under way is never blamed on the board."""
         self._checked = True
-        ctl, masked = self.controller, self.masked
+        ctl, masked = self.game, self.masked
         exp = ctl.exp
         reading = self.sensors.steady(self.raw, now) - masked
         expected = exp.base - masked
@@ -224,7 +257,7 @@ class BoardHealth:
         frozen = self.sensors.unchanged_since(self._epoch, every)
         if ctl.rearranging:
             # at set-up the LEDs have asked for these squares the whole time
-            self._rearranged(reading, expected, every if ctl.turn_state == "setup" else frozen, now)
+            self._rearranged(reading, expected, every if ctl.turn_state == SETUP else frozen, now)
             return
         # a legal reading is a move under way, unless what differs never changed (a dead landing square
         # after a confirmed move reads like a capture begun by taking the captured piece off)
@@ -271,7 +304,7 @@ class BoardHealth:
             return frozenset()
         if fault.kind in (FaultKind.STUCK, FaultKind.DEAD, FaultKind.GHOST):
             return frozenset(fault.cells)
-        playing = self.controller.map.playing()
+        playing = self.game.map.playing()
         to_wiring = self.wires.to_wiring        # a line fault names rows or columns, never both
         lines = [(r, c) for r in range(self.wires.rows) for c in range(self.wires.cols)
                  if to_wiring((r, c))[0] in fault.rows or to_wiring((r, c))[1] in fault.cols]
@@ -311,8 +344,8 @@ class BoardHealth:
 
     def _recover(self, now: float) -> None:
         """Forget a fault once its squares have changed since it was found and read as the game says."""
-        ctl = self.controller
-        if ctl.turn_state in ("setup", "game_over") or ctl.occupancy != ctl.exp.base:
+        ctl = self.game
+        if ctl.turn_state in (SETUP, GAME_OVER) or ctl.occupancy != ctl.exp.base:
             return
         base = ctl.exp.base
         self.faults = [(f, t) for f, t in self.faults
@@ -332,7 +365,7 @@ class BoardHealth:
             self.test.reading(self.raw, now)
             self._say("Board test: follow the LEDs and the page; the game waits meanwhile.", "info")
         elif self.test is None:
-            raise ValueError("no board test is running")
+            raise Refused("no board test is running")
         elif action == "answer":
             self.test.answer(text, now)
         else:
@@ -348,8 +381,6 @@ class BoardHealth:
         test.tick(now)
         if test.done:
             self._end_test(stopped=False)
-        else:
-            self._show(test.frame)
 
     def _end_test(self, stopped: bool) -> None:
         assert self.test is not None
@@ -357,14 +388,19 @@ class BoardHealth:
         found = len(self.test_report.faults) + len(self.test_report.dark_leds)
         self._say(f"Board test {'stopped' if stopped else 'finished'}: {found or 'no'} "
                   f"{'fault' if found == 1 else 'faults'} found (the page lists them).", "info")
-        if self.controller.frame is not None:
-            self._show(self.overlay(self.controller.frame))
 
     @property
     def testing(self) -> bool:
         return self.test is not None
 
     # --- LEDs --------------------------------------------------------------------------------------------
+    def leds(self) -> LedFrame | None:
+        """What the board's LEDs should show: the self-test's frame while it runs, else the game's frame with
+        the squares at fault lit (None before the game has lit anything)."""
+        if self.test is not None:
+            return self.test.frame
+        return self.overlay(self.game.frame) if self.game.frame is not None else None
+
     def overlay(self, frame: LedFrame) -> LedFrame:
         """``frame`` with the squares at fault lit magenta (masked ones stay as the game lights them);
         the self-test's frames are shown as they are."""
@@ -378,20 +414,14 @@ class BoardHealth:
     def _fault_cells(self) -> frozenset[Cell]:
         return frozenset(c for f, _ in self.faults for c in f.cells if c not in self.masked)
 
-    def _relight(self) -> None:
-        lit = self._fault_cells()
-        if lit != self._lit and self.controller.frame is not None:
-            self._lit = lit
-            self._show(self.overlay(self.controller.frame))
-
     # --- the person's answers ------------------------------------------------------------------------------
     def mask(self, cells: Iterable[Cell], masked: bool = True) -> None:
         """Stop (or resume) believing the sensors of ``cells``."""
-        ctl = self.controller
+        ctl = self.game
         cells = set(cells)
         for r, c in cells:
             if not (0 <= r < ctl.variant.height and 0 <= c < ctl.variant.width):
-                raise ValueError(f"({r}, {c}) is outside the {ctl.variant.height}x{ctl.variant.width} board")
+                raise Refused(f"({r}, {c}) is outside the {ctl.variant.height}x{ctl.variant.width} board")
         if masked:
             self.masked |= cells
             them = "them" if len(cells) > 1 else "it"
@@ -413,7 +443,7 @@ class BoardHealth:
         if status.state == "not responding" and (before is None or before.state != "connected"):
             self._say(_not_responding(status), "warning")   # a connected board's drop is told by drop_message
         elif status.ok and before is not None and before.state == "not responding" \
-                and not self.controller.board_lost:
+                and not self.game.board_lost:
             self._say(f"The board answers again on {status.port}.", "info")
 
     def drop_message(self, connected: bool) -> str | None:

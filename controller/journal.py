@@ -38,6 +38,7 @@ from .durable import (
     plain_reason,
     write_all,
 )
+from .errors import ControllerError
 from .settings import GameSettings
 
 JOURNAL_NAME = "game.journal"
@@ -49,7 +50,7 @@ _CRC_LINE = re.compile(rb"[0-9a-f]{8} ")
 _LATER_CRC_LINE = re.compile(rb"\n[0-9a-f]{8} \{")
 
 
-class JournalError(ValueError):
+class JournalError(ControllerError, ValueError):
     """A journal that cannot be used (names the file and what is wrong)."""
 
 

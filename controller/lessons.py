@@ -5,25 +5,32 @@ settings it chooses and a `follow` step after each handled input. Its game is jo
 resumes it) but never written to the game library. A NewGame or SetupPosition ends it. Stopping a replay
 leaves the position it reached for free play (the person moves both sides, nothing moves by itself), as
 lidraughts' analysis board does; the console's `new` then returns to the settings of the game before.
+The desk leads a lesson through the ``LessonHost`` it is handed (the Table): it imports no driver.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from engine.exercises import Collection, Exercise, load, variants_with_exercises
 from rules import Move
 
 from . import commands as cmd
+from .errors import Refused
 from .exercises import PROGRESS_FILE, ExerciseLesson, ExerciseProgress
 from .replay import ReplayLesson, load_game
 from .settings import EngineJob, GameSettings
 
 if TYPE_CHECKING:
-    from .machine import Controller
-    from .session import Session
+    from firmware_bridge.simulated import SimulatedDevice
 
+    from .machine import Controller
+    from .ports import StopFlag, Work
+
+T = TypeVar("T")
 REVIEW_DEPTH = 6
 REVIEW_SECONDS = 0.5
 
@@ -37,6 +44,18 @@ class Lesson(Protocol):
     def step(self, ctl: Controller, step: str) -> None: ...
     def answer(self, job: EngineJob) -> Move | None: ...
     def leaves_to_engine(self, job: EngineJob) -> bool: ...
+
+
+class LessonHost(Protocol):
+    """What a lesson needs of the board it runs on (the Table)."""
+
+    @property
+    def controller(self) -> Controller: ...
+    @property
+    def simulated(self) -> SimulatedDevice | None: ...
+    def begin_lesson(self, settings: GameSettings) -> bool: ...
+    def carry_out_shown_move(self) -> None: ...
+    def run_in_background(self, work: Work[T], then: Callable[[T], None]) -> StopFlag: ...
 
 
 class LessonDesk:
@@ -63,73 +82,73 @@ class LessonDesk:
             self.collections[variant] = load(variant, verify_engine=False)
         return self.collections[variant]
 
-    def command(self, session: Session, c: cmd.Command) -> None:
-        ctl = session.controller
+    def command(self, host: LessonHost, c: cmd.Command) -> None:
+        ctl = host.controller
         if isinstance(c, cmd.StartExercise):
             collection = self.collection(c.variant)
-            self._exercise(session, collection, collection.get(c.exercise) if c.exercise
+            self._exercise(host, collection, collection.get(c.exercise) if c.exercise
                            else self.progress.next_for(ctl.settings.player, collection))
         elif isinstance(c, cmd.StartReplay):
             game, start, moves = load_game(c.pdn, c.game, "the PDN text", c.variant or None)
             name = game.label() or "the PDN text"
             lesson = ReplayLesson(game, start, moves, name)
-            self._start(session, lesson)
+            self._start(host, lesson)
             depth, seconds = self.review_depth, self.review_seconds
-            session.run_in_background(lambda report: lesson.review_work(depth, seconds, report),
-                                      lesson.reviewed)
+            lesson.stop_review = host.run_in_background(partial(lesson.review_work, depth, seconds),
+                                                        lesson.reviewed)
         elif isinstance(c, cmd.LessonStep):
             if self.lesson is None:
-                raise ValueError("there is no exercise or replay under way")
+                raise Refused("there is no exercise or replay under way")
             if c.step == "stop":
-                self._stop_here(session)
+                self._stop_here(host)
                 return
             if c.step == "next":
-                self._next(session)
+                self._next(host)
                 return
             self.lesson.step(ctl, c.step)
             if c.step == "forward":
-                session.carry_out_shown_move()
-            elif c.step == "back" and session.simulated is not None:
-                session.simulated.set_occupancy(ctl.exp.base)
+                host.carry_out_shown_move()
+            elif c.step == "back" and host.simulated is not None:
+                host.simulated.set_occupancy(ctl.exp.base)
 
-    def _exercise(self, session: Session, collection: Collection, exercise: Exercise) -> None:
+    def _exercise(self, host: LessonHost, collection: Collection, exercise: Exercise) -> None:
         """Set up ``exercise`` of ``collection``, knowing the one that follows it for ``next``."""
-        player = session.controller.settings.player
+        player = host.controller.settings.player
         number = collection.exercises.index(exercise) + 1
         lesson = ExerciseLesson(exercise, number, len(collection), self.progress, player)
-        self._start(session, lesson)
+        self._start(host, lesson)
         lesson.next_id = self.progress.following(player, collection, exercise.id).id
 
-    def _next(self, session: Session) -> None:
+    def _next(self, host: LessonHost) -> None:
         """The exercise after this one, of the same variant (the first one after it not solved yet)."""
         lesson = self.lesson
         if not isinstance(lesson, ExerciseLesson):
-            raise ValueError("`next` sets up the next exercise: this is a replay (forward, back or stop)")
+            raise Refused("`next` sets up the next exercise: this is a replay (forward, back or stop)")
         collection = self.collection(lesson.exercise.variant)
-        self._exercise(session, collection, collection.get(lesson.next_id))
+        self._exercise(host, collection, collection.get(lesson.next_id))
 
-    def _stop_here(self, session: Session) -> None:
+    def _stop_here(self, host: LessonHost) -> None:
         """End the lesson at once: the position it reached stays on the board for free play (both sides the
         person's, so nothing more is played for it and nothing is rated)."""
-        ctl, lesson = session.controller, self.lesson
+        ctl, lesson = host.controller, self.lesson
         self.end()
         plies = len(ctl.records)
         base = self.home or ctl.settings
         free = GameSettings(ctl.variant, "both", "person", base.level, ctl.game.board.fen(),
                             ctl.settings.flipped, None, base.player)
-        session.begin_lesson(free)
+        host.begin_lesson(free)
         what = (f"The replay stopped after {plies} {'ply' if plies == 1 else 'plies'}"
                 if isinstance(lesson, ReplayLesson) else "The exercise is over")
         ctl.say(f"{what}: its position stays for free play (you move both sides); start a new game to play "
                 f"the computer.")
 
-    def _start(self, session: Session, lesson: ExerciseLesson | ReplayLesson) -> None:
-        settings = lesson.settings(session.controller.settings)
-        home = self.home or session.controller.settings
+    def _start(self, host: LessonHost, lesson: ExerciseLesson | ReplayLesson) -> None:
+        settings = lesson.settings(host.controller.settings)
+        home = self.home or host.controller.settings
         previous, self.lesson = self.lesson, lesson   # in place before the game starts: it answers at once
         try:
-            started = session.begin_lesson(settings)
-        except ValueError:
+            started = host.begin_lesson(settings)
+        except Exception:
             self.lesson = previous
             raise
         if not started:
@@ -138,7 +157,7 @@ class LessonDesk:
         if isinstance(previous, ReplayLesson):
             previous.stop_review.set()
         self.home = home
-        lesson.begin(session.controller)
+        lesson.begin(host.controller)
 
     def end(self) -> None:
         """The lesson is over (its review stopped); the settings to go back to are kept."""

@@ -34,6 +34,7 @@ from . import states
 from .clocks import GameClocks
 from .config import Config
 from .durable import SaveError
+from .errors import Refused
 from .hints import Fill, HintPolicy
 from .inference import Expectation, MoveShape, Reading, disambiguate
 from .journal import Journal, JournalState, Record
@@ -801,13 +802,13 @@ class Controller:
         """The answer to the start-position question: ``new_game`` or ``takeback`` (to the start)."""
         plies = self.turn.start_question
         if plies is None:
-            raise ValueError("the board is not asking about the start position")
+            raise Refused("the board is not asking about the start position")
         if choice == "new_game":
             self.new_game()
         elif choice == "takeback":
             self._takeback(plies, physical=True)
         else:
-            raise ValueError(f"the start position is answered by new_game or takeback, not {choice!r}")
+            raise Refused(f"the start position is answered by new_game or takeback, not {choice!r}")
 
     def _unmatched(self, reading: Reading, now: float) -> None:
         """The board matches nothing legal: takeback, restart, refusal or (after the grace time) out of
@@ -1036,18 +1037,18 @@ class Controller:
         """Commit the legal move ``text`` that the board cannot show (a masked or broken square); on the
         computer's turn only the computer's own move. A board out of sync is back in play for it."""
         if self.turn_state in ("setup", "game_over"):
-            raise ValueError("there is no game in progress to confirm a move in")
+            raise Refused("there is no game in progress to confirm a move in")
         shape = self.exp.shape_of(self.game.board.parse_move(text))
         if shape is None:
-            raise ValueError(f"{text} is not a legal move here")
+            raise Refused(f"{text} is not a legal move here")
         if self.computer_to_move() and shape != self.computer_shape:
             wanted = self.computer_shape.text if self.computer_shape else "nothing yet (it is thinking)"
-            raise ValueError(f"{text} is not the computer's move; it plays {wanted}")
+            raise Refused(f"{text} is not the computer's move; it plays {wanted}")
         if self.turn_state == "out_of_sync":
             self.alert = None
             self.resync()
             if self.turn_state not in ("person", "computer"):
-                raise ValueError("put the pieces back as the LEDs show first")
+                raise Refused("put the pieces back as the LEDs show first")
         self.say(f"{shape.text} is confirmed by hand.")
         self._commit(shape)
 
@@ -1057,7 +1058,7 @@ class Controller:
             if shape.text == text:
                 self._commit(shape)
                 return
-        raise ValueError(f"{text!r} is not one of the candidate moves {[s.text for s in self.turn.pending]}")
+        raise Refused(f"{text!r} is not one of the candidate moves {[s.text for s in self.turn.pending]}")
 
     # --- missed captures ------------------------------------------------------------------------------
     def _missed_capture(self, origin: Cell, target: Cell, text: str) -> None:
@@ -1103,13 +1104,13 @@ class Controller:
         """The opponent's answer to a missed capture: retract, accept or huff."""
         info = self.missed_info
         if info is None:
-            raise ValueError("there is no missed capture to answer")
+            raise Refused("there is no missed capture to answer")
         allowed = {"opponent_choice_retract_or_accept": ("retract", "accept"),
                    "opponent_choice_retract_or_huff": ("retract", "huff"),
                    "accept_on_next_move": ("retract",)}.get(info.policy, ())
         if choice not in allowed:
             answers = " or ".join(allowed)
-            raise ValueError(f"{self.variant.name}: a missed capture may be answered by {answers}, "
+            raise Refused(f"{self.variant.name}: a missed capture may be answered by {answers}, "
                              f"not {choice!r}")
         self.missed_info = None
         back = "" if self.moves_itself else "put the piece back and "
@@ -1143,7 +1144,7 @@ class Controller:
         """Take ``plies`` plies back, then read the board again (``amended``: the last move, to be replaced by
         the one on the board, read with the squares touched making both)."""
         if not self.config.takeback and amended is None:
-            raise ValueError("takeback is disabled in the settings")
+            raise Refused("takeback is disabled in the settings")
         touched = self.turn.touched
         plies = self.record.take_back(plies)
         self.history = self.history[:len(self.records) + 1]
@@ -1165,7 +1166,7 @@ class Controller:
     def takeback(self, plies: int = 1) -> None:
         """Take back ``plies`` plies by command; the LEDs then guide the pieces back."""
         if self.turn_state == "setup":
-            raise ValueError("there is no move to take back")
+            raise Refused("there is no move to take back")
         self._takeback(plies, physical=False)
 
     def _conclude(self, result: str, reason: str) -> None:
@@ -1189,7 +1190,7 @@ class Controller:
     def resign(self, color: str) -> None:
         """``color`` resigns."""
         if self.turn_state in ("game_over", "setup"):
-            raise ValueError("there is no game in progress to resign")
+            raise Refused("there is no game in progress to resign")
         outcome = self.game.resign(Color.WHITE if color == "white" else Color.BLACK)
         self._finish(outcome.result, outcome.reason)
 
@@ -1219,7 +1220,7 @@ class Controller:
     def claim_draw(self, color: str) -> None:
         """``color`` claims the draw a claim rule of the variant allows now (ValueError if none)."""
         if self.turn_state in ("game_over", "setup"):
-            raise ValueError("there is no game in progress")
+            raise Refused("there is no game in progress")
         self._claim(color)
 
     def _claim(self, color: str) -> None:
@@ -1248,7 +1249,7 @@ class Controller:
     def answer_draw(self, color: str, accept: bool) -> None:
         """``color`` accepts (the game ends drawn) or declines the other side's draw offer."""
         if self.draw_offer is None or self.draw_offer == color:
-            raise ValueError(f"there is no draw offer for {color} to answer")
+            raise Refused(f"there is no draw offer for {color} to answer")
         self.draw_offer = None
         if accept:
             outcome = self.game.agree_draw()

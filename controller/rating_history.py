@@ -9,10 +9,12 @@ from typing import Any
 
 from engine.ratings import RATINGS_FILE, RatingStore
 
+from .errors import ControllerError
+
 __all__ = ["RATINGS_FILE", "RatingHistoryError", "rating_history"]
 
 
-class RatingHistoryError(ValueError):
+class RatingHistoryError(ControllerError, ValueError):
     """A ratings database that cannot be read; the message names the file and the reason."""
 
 

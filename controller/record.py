@@ -27,6 +27,7 @@ from rules.pdn.writer import write_game
 
 from .clocks import GameClocks, TimeControl
 from .durable import SaveError, durable_replace, make_dir, plain_reason
+from .errors import Refused
 from .journal import Journal, JournalState, Record, replay, replay_positions
 from .settings import GameSettings
 
@@ -308,7 +309,7 @@ class GameRecord:
         """Take back up to ``plies`` plies (journaled); returns how many were taken back."""
         plies = min(plies, len(self.plies))
         if plies == 0:
-            raise ValueError("there is no move to take back")
+            raise Refused("there is no move to take back")
         if self.journal is not None:
             try:
                 self.journal.takeback(plies)

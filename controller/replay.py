@@ -8,7 +8,6 @@ thread (`engine.review`): its score after each move, and the better move where t
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,13 +19,15 @@ from rules import Board, Move
 from rules.pdn import PdnError, PdnGame, read_games
 from rules.pdn.validate import start_board, variant_of
 
+from .errors import Refused
+from .ports import Flag, Report, StopFlag
 from .settings import EngineJob, GameSettings
 
 if TYPE_CHECKING:
     from .machine import Controller
 
 
-class ReplayError(ValueError):
+class ReplayError(Refused):
     """A game that cannot be replayed: names the file, the game and (for an illegal move) the move."""
 
 
@@ -74,7 +75,8 @@ class ReplayLesson:
     moves: list[Move]
     name: str
     reviews: list[PlyReview] = field(default_factory=list)
-    stop_review: threading.Event = field(default_factory=threading.Event)
+    stop_review: StopFlag = field(default_factory=Flag)
+    """Set when the replay ends: its review (on a worker thread) stops at the next move."""
     at_end_said: bool = False
     kind = "replay"
 
@@ -90,9 +92,10 @@ class ReplayLesson:
                "set up the position as the LEDs show, then make each move the LEDs light")
         ctl.say(f"Replaying {self.game.label() or self.name} ({len(self.moves)} plies): {how}.")
 
-    def review_work(self, depth: int, seconds: float, report: Any) -> None:
-        """The blunder check, on a worker thread; ``report(item)`` hands each move's review to the loop."""
-        review(self.start, self.moves, SearchLimits(depth=depth, time=seconds), report, self.stop_review)
+    def review_work(self, depth: int, seconds: float, report: Report[PlyReview], stop: StopFlag) -> None:
+        """The blunder check, on a worker thread; ``report(item)`` hands each move's review to the loop, and
+        ``stop`` ends it early."""
+        review(self.start, self.moves, SearchLimits(depth=depth, time=seconds), report, stop)
 
     def reviewed(self, item: PlyReview) -> None:
         if not self.stop_review.is_set():
@@ -120,15 +123,15 @@ class ReplayLesson:
     def step(self, ctl: Controller, step: str) -> None:
         if step == "back":
             if not ctl.records:
-                raise ValueError("the replay is at the start of the game")
+                raise Refused("the replay is at the start of the game")
             ctl.takeback(1)
         elif step == "forward":
             if len(ctl.records) >= len(self.moves):
-                raise ValueError("the replay is at the end of the game")
+                raise Refused("the replay is at the end of the game")
             if ctl.state != "computer.showing":
-                raise ValueError("set up the position the LEDs show first")
+                raise Refused("set up the position the LEDs show first")
         else:
-            raise ValueError(f"a replay has no step {step!r}: forward, back or stop")
+            raise Refused(f"a replay has no step {step!r}: forward, back or stop")
 
     def title(self) -> str:
         """A title for readers: "Ann \u2013 Bob, 2026.11.30, Brazilian draughts" (no unknown date)."""

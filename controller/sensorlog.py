@@ -8,7 +8,6 @@ now, so the log becomes a test (tests/data/sensor-logs/). The format is document
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -20,15 +19,20 @@ from firmware_bridge import types as colors
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.types import Cell, LedFrame, Pattern, Rgb
 from readers import ReadError, expect_dict, expect_int, loads, read_text
-from rules import get_variant
+from rules import RulesError
 
 from . import commands as cmd
 from . import events as ev
 from .config import Config, ConfigError
+from .consult import EngineAnswer
+from .errors import ControllerError
 from .journal import JournalState, Record, game_from_json
 from .machine import Controller
+from .offline import OfflinePorts
 from .settings import GameSettings
 from .squares import BoardMap
+from .states import COMPUTER, OUT_OF_SYNC
+from .table import Table
 
 FORMAT = "dboard sensor log"
 VERSION = 1
@@ -41,7 +45,7 @@ REPLAYED_CONFIG = ("settle_ms", "king_settle_ms", "grace_ms", "touch_move", "tak
 """The settings that change how the board is read: written into the log, used by its replay."""
 
 
-class SensorLogError(ValueError):
+class SensorLogError(ControllerError, ValueError):
     """A sensor log that cannot be read or replayed: names the file, the line and what was expected."""
 
 
@@ -229,7 +233,8 @@ class Replay:
 
     @property
     def frame(self) -> LedFrame | None:
-        return self.controller.frame
+        """The last frame that left the Table (the board's LEDs and the page's)."""
+        return self.frames[-1][1] if self.frames else None
 
     @property
     def state(self) -> str:
@@ -247,37 +252,24 @@ class Replay:
         return f"Replay({self.variant}, moves={self.moves}, state={self.state})"
 
 
-def _apply_command(ctl: Controller, command: cmd.Command, occupancy: frozenset[Cell]) -> None:
-    """Give the controller a logged command as the Session does (the page's own commands change nothing)."""
-    if isinstance(command, cmd.NewGame):
-        s = ctl.settings
-        variant = get_variant(command.variant, **(command.variant_options or {}))
-        ctl.new_game(GameSettings(variant, command.human_color, command.opponent, command.level,
-                                  command.fen, s.flipped, command.time_control, command.player or s.player))
-        ctl.snapshot(occupancy)
-    elif isinstance(command, cmd.SetupPosition):
-        ctl.new_game(dataclasses.replace(ctl.settings, fen=command.fen))
-    else:
-        ctl.command(command)
-
-
-def _run_timers(ctl: Controller, clock: ManualClock, until: float) -> None:
-    """Fire the controller's timers that fall due up to ``until``, each at its own time."""
+def _run_timers(table: Table, clock: ManualClock, until: float) -> None:
+    """Fire the Table's timers that fall due up to ``until``, each at its own time."""
     for _ in range(100_000):
-        due = ctl.next_deadline()
+        due = table.next_deadline()
         if due is None or due > until:
             break
         clock.set(max(due, clock.now()))
-        ctl.tick()
-        if ctl.next_deadline() == due:
+        table.tick(clock.now())
+        if table.next_deadline() == due:
             break   # a deadline that does not move on is not fired again
     clock.set(max(until, clock.now()))
-    ctl.tick()
+    table.tick(clock.now())
 
 
 def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None = None) -> Replay:
-    """Replay ``log`` through a Controller on a ManualClock: each input at its logged time, the timers at
-    theirs, then the board left alone long enough for every pending timer to fire."""
+    """Replay ``log`` through a Table on a ManualClock, as the Session played it (board health's masks and
+    chatter included): each input at its logged time, the timers at theirs, then the board left alone long
+    enough for every pending timer to fire."""
     started = time.perf_counter()
     try:
         config = Config(variant=log.game["settings"]["variant"], **log.config)
@@ -286,9 +278,8 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
     clock = ManualClock(log.start)
     refusals: list[str] = []
     said: list[tuple[float, str, str]] = []
-    frames: list[tuple[float, LedFrame]] = []
 
-    def emit(event: ev.Event) -> None:
+    def heard(event: ev.Event) -> None:
         if isinstance(event, ev.Message):
             said.append((clock.now() - log.start, event.level, event.text))
         elif isinstance(event, ev.Refusal):
@@ -300,8 +291,9 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
             on_message(*said[-1])
 
     settings = GameSettings.from_json(log.game["settings"])
-    ctl = Controller(config, clock=clock, emit=emit, request_engine=lambda job: None, settings=settings,
-                     show=lambda frame: frames.append((clock.now() - log.start, frame)))
+    ports = OfflinePorts(clock, on_event=heard)
+    table = Table(config, ports, clock=clock, settings=settings, can_fail=False)
+    ctl = table.controller
     if log.records:
         ctl.resume(JournalState({"settings": settings.to_json()}, log.records, None))
     else:
@@ -310,30 +302,33 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
     logged: list[str] = []
     changes = 0
     for entry in log.entries:
-        _run_timers(ctl, clock, entry.t)
+        _run_timers(table, clock, entry.t)
         where = f"{log.path}:{entry.line}"
+        now = clock.now()
         try:
             if entry.kind == "occupancy":
                 on, off = entry.data
                 squares.difference_update(off)
                 squares.update(on)
                 changes += 1
-                ctl.snapshot(frozenset(squares))
+                table.feed(frozenset(squares), now)
             elif entry.kind == "engine":
-                if ctl.turn_state in ("computer", "out_of_sync") and ctl.computer_to_move():
-                    ctl.computer_moved(ctl.engine_token, ctl.game.board.parse_move(entry.data))
+                if ctl.turn_state in (COMPUTER, OUT_OF_SYNC) and ctl.computer_to_move():
+                    move = ctl.game.board.parse_move(entry.data)
+                    table.engine_answered(EngineAnswer(ctl.engine_token, move), now)
             elif entry.kind == "command":
-                _apply_command(ctl, entry.data, frozenset(squares))
+                table.command(entry.data, now)
             elif entry.kind == "recorded":
                 logged.append(entry.data)
-        except ValueError as exc:   # a command refused, or an engine move the replayed game cannot play
-            emit(ev.Message(f"{where}: {exc}", "error"))
+        except (ControllerError, RulesError) as exc:   # refused, or an engine move the game cannot play
+            heard(ev.Message(f"{where}: {exc}", "error"))
     end = log.entries[-1].t if log.entries else log.start
     wait = max(config.settle_ms, getattr(config, "king_settle_ms", 0), config.grace_ms) / 1000 + 0.5
-    _run_timers(ctl, clock, end + wait)
+    _run_timers(table, clock, end + wait)
     base = len(log.records)
     texts = [r.text for r in ctl.records]
     moves = texts[base:] if [r.text for r in log.records] == texts[:base] else texts
+    frames = [(t - log.start, frame) for t, frame in ports.frames]
     return Replay(ctl, moves, refusals, said, frames, logged, changes, time.perf_counter() - started)
 
 

@@ -7,10 +7,9 @@ two men or more a blunder (as lichess' analysis marks them).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.core import Engine
 from engine.limits import MATE_BOUND, SearchLimits, format_score
@@ -52,13 +51,19 @@ class PlyReview:
                 "line": list(self.line), "text": self.describe()}
 
 
+class StopFlag(Protocol):
+    """Whatever says a review should end early (a ``threading.Event``, or the board's own flag)."""
+
+    def is_set(self) -> bool: ...
+
+
 def _white(score: int, turn: Color) -> int:
     return score if turn == Color.WHITE else -score
 
 
 def review(start: Board, moves: Sequence[Move], limits: SearchLimits,
            on_ply: Callable[[PlyReview], None] | None = None,
-           stop: threading.Event | None = None) -> list[PlyReview]:
+           stop: StopFlag | None = None) -> list[PlyReview]:
     """Review every move of the game from `start` (each search within `limits`); `on_ply` gets each as it is
     done, and `stop` ends the review early (what was done is returned)."""
     engine = Engine(start.variant)

@@ -18,6 +18,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ControllerError
+
 VERSION = 1
 KINDS = ("stream", "game", "status")
 ENTRY_TYPES = ("start", "move", "forced", "takeback", "end")
@@ -30,7 +32,7 @@ MAX_ENTRIES = 4000
 HEADER_KEYS = ("event", "round", "board", "white", "black", "site")
 
 
-class WireError(ValueError):
+class WireError(ControllerError, ValueError):
     """A message that breaks the contract: names the topic and what is wrong."""
 
 

@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.config import Config
-from controller.hands import Step, Table, judge, random_position, trial
-from controller.machine import Controller
+from controller.hands import Hands, Step, judge, offline_table, random_position, trial
 from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
 
@@ -62,20 +61,21 @@ def test_the_oracle() -> None:
 
 def test_the_hands_are_debounced_like_the_board() -> None:
     clock = ManualClock(0.0)
-    ctl = Controller(Config(variant="english", human_color="both", opponent="person"), clock=clock,
-                     settings=GameSettings("english", "both", "person"))
+    table = offline_table(Config(variant="english", human_color="both", opponent="person"), clock,
+                          GameSettings("english", "both", "person"))
+    ctl = table.controller
     seen: list[frozenset] = []
-    table = Table(ctl, clock, debounce=0.03, on_snapshot=lambda t, squares: seen.append(squares))
+    hands = Hands(table, clock, debounce=0.03, on_snapshot=lambda t, squares: seen.append(squares))
     ctl.new_game()
-    table.set_up(ctl.exp.base)
+    hands.set_up(ctl.exp.base)
     nine, thirteen = (ctl.map.rc(ctl.variant.geometry.parse_square(name)) for name in ("9", "13"))
-    table.do(Step("knock", nine, seconds=0.01))      # shorter than the debounce: never seen
-    table.do(Step("flicker", thirteen, edges=5))     # contact chatter: never seen
-    table.wait(0.1)
+    hands.do(Step("knock", nine, seconds=0.01))      # shorter than the debounce: never seen
+    hands.do(Step("flicker", thirteen, edges=5))     # contact chatter: never seen
+    hands.wait(0.1)
     assert len(seen) == 1 and ctl.records == []
-    table.do(Step("lift", nine))
-    table.wait(0.05)
-    table.do(Step("place", thirteen))
-    table.wait(0.05)
+    hands.do(Step("lift", nine))
+    hands.wait(0.05)
+    hands.do(Step("place", thirteen))
+    hands.wait(0.05)
     assert [r.text for r in ctl.records] == ["9-13"] and len(seen) == 3
     assert Step("knock", nine, seconds=0.01).text(ctl.map.name) == "knock 9 0.01"

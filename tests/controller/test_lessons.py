@@ -108,7 +108,7 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
                 replies.append(line.parse_move(text))
                 line.push(replies[-1])
             assert ctl.state == "computer.showing" and ctl.computer_shape.move == replies[1]
-            session.carry_out_shown_move()           # as auto_computer would on the virtual board
+            session.table.carry_out_shown_move()           # as auto_computer would on the virtual board
             await session.idle()
             assert ctl.state == "person.idle" and len(ctl.records) == 2
             third = ctl.game.board.move_text(replies[2])
@@ -125,7 +125,7 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
             play(board, session, third)
             await session.idle()
             assert ctl.computer_shape.move == replies[3]
-            session.carry_out_shown_move()
+            session.table.carry_out_shown_move()
             await session.idle()
             lesson = session.state()["lesson"]
             assert lesson["finished"] and ctl.state == "person.idle" and len(ctl.records) == 4

@@ -111,8 +111,8 @@ def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
             await session.idle()
             shape = session.controller.computer_shape
             assert shape is not None and shape.text in session.state()["legal_moves"]
-            assert session._owned_opponent is not None and session._owned_opponent.worker.alive
-        assert session._owned_opponent is None
+            assert session.engines.started is not None and session.engines.started.worker.alive
+        assert session.engines.started is None
 
     asyncio.run(main())
 

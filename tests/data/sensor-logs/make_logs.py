@@ -15,13 +15,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 import itertools
 
-from controller import events as ev
 from controller.config import Config
-from controller.hands import Step, Table
+from controller.consult import EngineAnswer
+from controller.hands import Hands, Step
 from controller.inference import trace
-from controller.machine import Controller
+from controller.offline import OfflinePorts
 from controller.sensorlog import SensorLogWriter
-from controller.settings import EngineJob, GameSettings
+from controller.settings import GameSettings
+from controller.table import Table
 from firmware_bridge.clock import ManualClock
 
 DEBOUNCE = 0.004
@@ -32,52 +33,48 @@ def make(path: str, variant: str, script: str, *, fen: str | None = None, human_
          opponent: str = "person", **config: object) -> None:
     """Play ``script`` on a fresh board of ``variant`` (set up first) and write its sensor log to ``path``."""
     clock = ManualClock(5000.0)
-    jobs: list[EngineJob] = []
     assert OUT is not None
     out = OUT / path
     out.parent.mkdir(parents=True, exist_ok=True)
     cfg = Config(variant=variant, human_color=human_color, opponent=opponent, **config)  # type: ignore[arg-type]
     with open(out, "w", encoding="utf-8") as stream:
         writer = SensorLogWriter(stream, cfg)
-
-        def emit(event: ev.Event) -> None:
-            if isinstance(event, ev.MoveCommitted):
-                writer.recorded(clock.now(), event.ply, event.text)
-
-        ctl = Controller(cfg, clock=clock, emit=emit, request_engine=jobs.append,
-                         settings=GameSettings(variant, human_color, opponent, 3, fen))
-        table = Table(ctl, clock, debounce=DEBOUNCE, on_snapshot=writer.occupancy)
+        ports = OfflinePorts(clock)
+        table = Table(cfg, ports, clock=clock, settings=GameSettings(variant, human_color, opponent, 3, fen),
+                      sensor_log=writer, can_fail=False)
+        ctl = table.controller
+        hands = Hands(table, clock, debounce=DEBOUNCE)
         ctl.new_game()
         writer.game(clock.now(), ctl)
-        table.set_up(ctl.exp.base)
-        table.wait(0.5)
+        hands.set_up(ctl.exp.base)
+        hands.wait(0.5)
         for action in filter(None, (a.strip() for a in script.split(","))):
             verb, *args = action.split()
             if verb == "engine":   # the engine's answer to the request standing
-                writer.engine(clock.now(), args[0])
-                ctl.computer_moved(jobs[-1].token, jobs[-1].board.parse_move(args[0]))
+                job = ports.jobs[-1]
+                table.engine_answered(EngineAnswer(job.token, job.board.parse_move(args[0])), clock.now())
             elif verb == "setup":
-                table.device.set_occupancy(ctl.start_occupancy if args == ["start"] else ctl.exp.base)
-                table.wait(0.0)
+                hands.device.set_occupancy(ctl.start_occupancy if args == ["start"] else ctl.exp.base)
+                hands.wait(0.0)
             elif verb == "move":
                 move = ctl.game.board.parse_move(args[0])
                 cells = [ctl.map.rc(move.from_square), *(ctl.map.rc(sq) for sq in move.captures)]
                 for cell in cells:
-                    table.do(Step("lift", cell))
-                    table.wait(0.1)
-                table.do(Step("place", ctl.map.rc(move.to_square)))
-                table.wait(0.6)
+                    hands.do(Step("lift", cell))
+                    hands.wait(0.1)
+                hands.do(Step("place", ctl.map.rc(move.to_square)))
+                hands.wait(0.6)
             elif verb == "slide":   # touching the corners crossed and the squares passed, 50 ms each
                 cells = trace([ctl.map.rc(ctl.variant.geometry.parse_square(sq)) for sq in args])
-                table.do(Step("lift", cells[0]))
+                hands.do(Step("lift", cells[0]))
                 for a, b in itertools.pairwise(cells):
                     for corner in ((a[0], b[1]), (b[0], a[1])):
                         if corner not in ctl.map.playing():
-                            table.do(Step("knock", corner, 0.05))
+                            hands.do(Step("knock", corner, 0.05))
                     if b != cells[-1]:
-                        table.do(Step("knock", b, 0.05))
-                table.do(Step("place", cells[-1]))
-                table.wait(0.6)
+                        hands.do(Step("knock", b, 0.05))
+                hands.do(Step("place", cells[-1]))
+                hands.wait(0.6)
             elif verb == "plies":   # quiet moves that leave the next side no capture, the first legal ones
                 for _ in range(int(args[0])):
                     board = ctl.game.board
@@ -86,28 +83,28 @@ def make(path: str, variant: str, script: str, *, fen: str | None = None, human_
                         after.push(move)
                         if not move.captures and not any(m.captures for m in after.legal_moves):
                             break
-                    table.do(Step("lift", ctl.map.rc(move.from_square)))
-                    table.wait(0.2)
-                    table.do(Step("place", ctl.map.rc(move.to_square)))
-                    table.wait(0.8)
+                    hands.do(Step("lift", ctl.map.rc(move.from_square)))
+                    hands.wait(0.2)
+                    hands.do(Step("place", ctl.map.rc(move.to_square)))
+                    hands.wait(0.8)
             elif verb == "restart":   # the moved pieces taken off one by one, then put on the start squares
-                now = frozenset(table.device.occupied)
+                now = frozenset(hands.device.occupied)
                 for cell in sorted(now - ctl.start_occupancy):
-                    table.do(Step("lift", cell))
-                    table.wait(0.3)
+                    hands.do(Step("lift", cell))
+                    hands.wait(0.3)
                 for cell in sorted(ctl.start_occupancy - now):
-                    table.do(Step("place", cell))
-                    table.wait(0.3)
+                    hands.do(Step("place", cell))
+                    hands.wait(0.3)
             elif verb == "wait":
-                table.wait(float(args[0]))
+                hands.wait(float(args[0]))
             else:
                 cell = ctl.map.rc(ctl.variant.geometry.parse_square(args[0])) if not args[0].startswith("r") \
                     else (int(args[0][1:].split("c")[0]), int(args[0].split("c")[1]))
                 seconds = float(args[1]) if verb == "knock" else 0.0
                 edges = int(args[1]) if verb == "flicker" else 0
-                table.do(Step(verb, cell, seconds, edges))
-                table.wait(0.05)
-        table.wait(1.0)
+                hands.do(Step(verb, cell, seconds, edges))
+                hands.wait(0.05)
+        hands.wait(1.0)
     print(f"{path}: {', '.join(r.text for r in ctl.records)} ({ctl.state})")
 
 
