@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -47,7 +47,6 @@ from .table import Table
 if TYPE_CHECKING:
     from engine.worker import WorkerProgress, WorkerResult
 
-    from .broadcast.place import BroadcastPlace
     from .health import BoardHealth
     from .lessons import LessonDesk
     from .machine import Controller
@@ -59,7 +58,7 @@ TICK_SECONDS = 0.02
 
 
 @dataclass(frozen=True)
-class _Link:
+class LinkChanged:
     """The board's link (a serial cable) dropped or came back."""
 
     connected: bool
@@ -73,8 +72,71 @@ class _Sent:
     outcome: asyncio.Future[cmd.Outcome]
 
 
-_Item = Occupancy | _Link | LinkStatus | _Sent | EngineAnswer | Answered[Any] | None
+_Item = Occupancy | LinkChanged | LinkStatus | _Sent | EngineAnswer | Answered[Any] | None
 """What the queue carries (None: a timer fell due)."""
+
+
+class Inbox:
+    """The one queue a Session's inputs go through, fed from the loop or from any thread, and the work it
+    runs on worker threads meanwhile (``settle`` waits for that work)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.queue: asyncio.Queue[_Item] | None = None
+        self.closed = False
+        """Once set (the session stops), what worker threads hand in is dropped."""
+        self._work: set[asyncio.Task[None]] = set()
+
+    def open(self) -> None:
+        """Begin taking inputs, on the running loop."""
+        self.loop = asyncio.get_running_loop()
+        self.queue = asyncio.Queue()
+
+    def put(self, item: _Item) -> None:
+        """Queue an input (called on the loop's thread or on another one, such as a backend's)."""
+        loop, queue = self.loop, self.queue
+        if loop is None or queue is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            queue.put_nowait(item)
+        else:
+            self.put_threadsafe(item)
+
+    def put_threadsafe(self, item: _Item) -> None:
+        """Queue an input from a worker thread (dropped once closed, or once the loop has closed)."""
+        loop, queue = self.loop, self.queue
+        if loop is None or queue is None or self.closed:
+            return
+        with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def later(self, seconds: float, work: Callable[[], None]) -> None:
+        """Run ``work`` on the loop after ``seconds`` (from any thread)."""
+        loop = self.loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(loop.call_later, seconds, work)
+
+    def spawn(self, work: Callable[[], None]) -> bool:
+        """Run ``work`` on a worker thread, kept until it ends (False: not open, nothing run)."""
+        if self.loop is None:
+            return False
+        task = self.loop.create_task(asyncio.to_thread(work))
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
+        return True
+
+    async def settle(self) -> None:
+        """Wait for the work under way on worker threads (ratings, a replay's review)."""
+        while self._work:
+            await asyncio.gather(*self._work, return_exceptions=True)
+
+    def __repr__(self) -> str:
+        return f"Inbox(open={self.loop is not None}, closed={self.closed}, work={len(self._work)})"
 
 
 class Session:
@@ -86,18 +148,19 @@ class Session:
                  clock: Clock | None = None, sensor_log: SensorLogWriter | None = None) -> None:
         self.config = config
         self.sensors = sensors
+        self.device: BoardDevice = sensors
+        """The board, as the Table's Ports name it."""
         self.leds = leds
         self.clock = clock or MonotonicClock()
         self.journal_dir = Path(journal_dir) if journal_dir is not None else None
         self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
         self._last_state: dict[str, Any] | None = None
-        self._background: set[asyncio.Task[None]] = set()
         self._subscribers: list[asyncio.Queue[ev.Event]] = []
-        self._queue: asyncio.Queue[_Item] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self.inbox = Inbox()
         self._tasks: list[asyncio.Task[None]] = []
-        self.engines = Engines(config, post=self._post_threadsafe, later=self._later,
-                               on_progress=self._progressed, opponent=opponent)
+        self.engines = Engines(config, post=self.inbox.put_threadsafe, later=self.inbox.later,
+                               on_progress=self._progressed,
+                               opponent=opponent)
         self.table = Table(config, self, clock=self.clock, journal=self.journal, data_dir=self.journal_dir,
                            sensor_log=sensor_log, can_fail=_can_fail(sensors))
         self.controller: Controller = self.table.controller
@@ -105,10 +168,6 @@ class Session:
         self.lessons: LessonDesk = self.table.lessons
 
     # --- Ports: what the Table needs of the world -------------------------------------------------
-    @property
-    def device(self) -> BoardDevice:
-        return self.sensors
-
     def show(self, frame: LedFrame) -> None:
         """A frame to the board at the configured brightness. A frame for a game of another size waits until
         the simulated board has taken that size."""
@@ -120,12 +179,12 @@ class Session:
             queue.put_nowait(event)
 
     def request_engine(self, job: EngineJob) -> None:
-        if self._loop is not None:
+        if self.inbox.loop is not None:
             self.engines.play(job, self.controller.settings.opponent)
 
     def consult(self, board: Board, level: int, seconds: float,
                 then: Callable[[WorkerResult | None], None]) -> None:
-        if self._loop is not None:
+        if self.inbox.loop is not None:
             self.engines.consult(board, level, seconds, then)
 
     def run_in_background(self, work: Work[T], then: Callable[[T], None]) -> StopFlag:
@@ -133,14 +192,12 @@ class Session:
         through the queue, in order with the board's input (``idle()`` waits for the work). Returns its stop
         flag."""
         stop = threading.Event()
-        if self._loop is None:
-            stop.set()
-            return stop
 
         def report(value: T) -> None:
-            self._post_threadsafe(Answered(then, value))
+            self.inbox.put_threadsafe(Answered(then, value))
 
-        self._background_task(asyncio.to_thread(work, report, stop))
+        if not self.inbox.spawn(lambda: work(report, stop)):
+            stop.set()
         return stop
 
     def fresh_engine(self) -> None:
@@ -149,8 +206,7 @@ class Session:
     # --- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:
         """Resume the journaled game (or start a new one) and begin handling snapshots and commands."""
-        self._loop = asyncio.get_running_loop()
-        self._queue = asyncio.Queue()
+        self.inbox.open()
         state = None
         if self.journal is not None and self.journal_dir is not None:
             notices = prepare(self.journal_dir)
@@ -163,26 +219,26 @@ class Session:
                 log.log(logging.INFO if notice.level == "info" else logging.WARNING, "%s", notice.text)
                 self.controller.say(notice.text, notice.level)
         self.table.begin(state, self.clock.now())
-        self.sensors.on_snapshot(self._post)
-        self.sensors.on_link(self._post_link)
-        self.sensors.on_status(self._post)                      # health: the link's state
+        self.sensors.on_snapshot(self.inbox.put)
+        self.sensors.on_link(lambda connected: self.inbox.put(LinkChanged(connected)))
+        self.sensors.on_status(self.inbox.put)                      # health: the link's state
         self._tasks = [asyncio.create_task(self._run(), name="session-run"),
                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
         self.table.tick(self.clock.now())
-        await self._settle_background()
+        await self.inbox.settle()
         self._broadcast_state()
 
     async def stop(self) -> None:
         """Stop handling input, close the journal and the engines."""
-        self.engines.stopping = True
+        self.engines.stopping = self.inbox.closed = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
-        await self._settle_background()
+        await self.inbox.settle()
         if self.journal is not None:
             self.journal.close()
         await asyncio.to_thread(self.engines.close)
@@ -210,9 +266,10 @@ class Session:
     async def send(self, command: cmd.Command) -> asyncio.Future[cmd.Outcome]:
         """Queue a command; it is handled in order with the board's snapshots. The future returned gives its
         Outcome once handled (done, refused with the reason, failed with the reason)."""
-        assert self._queue is not None and self._loop is not None, "the session is not started"
-        sent = _Sent(command, self._loop.create_future())
-        await self._queue.put(sent)
+        inbox = self.inbox
+        assert inbox.queue is not None and inbox.loop is not None, "the session is not started"
+        sent = _Sent(command, inbox.loop.create_future())
+        await inbox.queue.put(sent)
         return sent.outcome
 
     def state(self) -> dict[str, Any]:
@@ -225,11 +282,6 @@ class Session:
         return self.table.simulated
 
     @property
-    def broadcast_place(self) -> BroadcastPlace | None:
-        """Where the board stands in the hall, when it broadcasts."""
-        return self.table.broadcast_place
-
-    @property
     def ratings_path(self) -> Path | None:
         """The ratings database, ``ratings.sqlite3`` in the data directory (None without one)."""
         return self.table.rating.path
@@ -240,44 +292,11 @@ class Session:
 
     async def idle(self) -> None:
         """Wait until every queued input has been handled (for tests and scripts)."""
-        assert self._queue is not None
-        await self._queue.join()
-        await self._settle_background()
+        assert self.inbox.queue is not None
+        await self.inbox.queue.join()
+        await self.inbox.settle()
 
     # --- the loop -----------------------------------------------------------------------------------
-    def _post(self, item: _Item) -> None:
-        """Queue an input from the board (called on the backend's thread, or on the loop's)."""
-        loop, queue = self._loop, self._queue
-        if loop is None or queue is None:
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            queue.put_nowait(item)
-        else:
-            self._post_threadsafe(item)
-
-    def _post_link(self, connected: bool) -> None:
-        """The device's link listener: its cable dropped or came back."""
-        self._post(_Link(connected))
-
-    def _post_threadsafe(self, item: _Item) -> None:
-        """Queue an input from a worker thread (dropped once the session stops or its loop has closed)."""
-        loop, queue = self._loop, self._queue
-        if loop is None or queue is None or self.engines.stopping:
-            return
-        with contextlib.suppress(RuntimeError):   # the loop is closed: the session ended meanwhile
-            loop.call_soon_threadsafe(queue.put_nowait, item)
-
-    def _later(self, seconds: float, work: Callable[[], None]) -> None:
-        """Run ``work`` on the loop after ``seconds`` (from any thread)."""
-        loop = self._loop
-        if loop is not None:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(loop.call_later, seconds, work)
-
     def _progressed(self, token: int, progress: WorkerProgress) -> None:
         self.table.engine_progress(token, progress)
         self._broadcast_state()
@@ -293,17 +312,19 @@ class Session:
             self.emit(ev.StateChanged(state))
 
     async def _ticker(self) -> None:
-        assert self._queue is not None
+        queue = self.inbox.queue
+        assert queue is not None
         while True:
             await asyncio.sleep(TICK_SECONDS)
             due = self.table.next_deadline()
             if due is not None and due <= self.clock.now():
-                await self._queue.put(None)
+                await queue.put(None)
 
     async def _run(self) -> None:
-        assert self._queue is not None
+        queue = self.inbox.queue
+        assert queue is not None
         while True:
-            item = await self._queue.get()
+            item = await queue.get()
             sent = item if isinstance(item, _Sent) else None
             error: Exception | None = None
             failed_saves = len(self.controller.save_errors)
@@ -317,7 +338,7 @@ class Session:
                 log.exception("session failed handling %r", sent.command if sent else item)
             finally:
                 self._broadcast_state()
-                self._queue.task_done()
+                queue.task_done()
                 if sent is not None and not sent.outcome.done():
                     outcome = cmd.Outcome.of(error)
                     if outcome.status == "done" and len(self.controller.save_errors) > failed_saves:
@@ -337,23 +358,10 @@ class Session:
             table.engine_answered(item, now)
         elif isinstance(item, Answered):
             table.answered(item.then, item.value, now)
-        elif isinstance(item, _Link):
+        elif isinstance(item, LinkChanged):
             table.link(item.connected, now)
         else:
             table.link_status(item, now)
-
-    def _background_task(self, coro: Coroutine[Any, Any, None]) -> None:
-        if self._loop is None:
-            coro.close()
-            return
-        task = self._loop.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _settle_background(self) -> None:
-        """Wait for the background work under way (ratings, a replay's review: on worker threads)."""
-        while self._background:
-            await asyncio.gather(*self._background, return_exceptions=True)
 
     def __repr__(self) -> str:
         return f"Session({self.table!r})"

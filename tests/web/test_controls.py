@@ -25,6 +25,7 @@ from web_harness import (
 import rules
 from controller import commands as cmd
 from controller.config import Config
+from controller.session import LinkChanged
 from engine.ratings import level_rating
 
 
@@ -172,9 +173,9 @@ def test_a_real_board_is_not_clickable(pw: Playwright, tmp_path: Path) -> None:
         live.call(lambda: live.hand.place(rc(move.to_square)))
         page.wait_for_selector("#moves .ply:has-text('9-13')")
         assert page.is_hidden("#board-link")
-        live.call(lambda: live.session._post_link(False))   # a serial board whose cable is out
+        live.call(lambda: live.session.inbox.put(LinkChanged(False)))   # a serial board whose cable is out
         page.wait_for_selector("#board-link:has-text('board disconnected')")
-        live.call(lambda: live.session._post_link(True))
+        live.call(lambda: live.session.inbox.put(LinkChanged(True)))
         page.wait_for_selector("#board-link", state="hidden")
 
 
