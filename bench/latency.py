@@ -1,30 +1,46 @@
-"""Latency from a sensor snapshot to the LED frame, through the real state machine and rules core.
+"""Latency from a sensor reading to the LED frame, through the real input path, state machine and rules core.
 
 Plays seeded random games of international and spanish draughts (from the start and from king-rich
 positions, so long flying-king captures occur) as physical events: lift, take off captured pieces one by one,
-touch intermediate landing squares, place. Prints the median and 99th percentile of snapshot -> frame over
-10,000 events, and the ratio against a named peer measured in the same run on the same positions: the bare
-rules-core legal-move generation (``list(board.legal_moves)`` on a board freshly set from the FEN).
+touch intermediate landing squares, place. Each reading goes in as a board's would: ``Table.feed`` (board
+health's view, the Controller, the follow-up), timed until the frame reaches the Table's Ports. Prints the
+median and 99th percentile over 10,000 events, with two peers measured in the same run on the same events:
 
-    .venv/bin/python bench/latency.py [--events 10000] [--seed 1]
+- the bare rules-core legal-move generation (``list(board.legal_moves)`` on a board freshly set from the FEN);
+- the input path before the Table (commit 1119bcb, unpacked from git and run in a subprocess: the Session's
+  health view, ``Controller.snapshot`` and health's follow-up, as ``Session._handle`` did them).
+
+    .venv/bin/python bench/latency.py [--events 10000] [--seed 1] [--peer 1119bcb | --no-peer]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+PEER = "1119bcb"
+PEER_NAME = "the input path before the Table"
+if "--worker" not in sys.argv:
+    sys.path.insert(0, str(ROOT))
 
-from controller.config import Config
-from controller.machine import Controller
-from controller.settings import GameSettings
-from firmware_bridge.clock import ManualClock
-from rules import Board
+from controller.config import Config  # noqa: E402
+from controller.machine import Controller  # noqa: E402
+from controller.settings import GameSettings  # noqa: E402
+from firmware_bridge.clock import ManualClock  # noqa: E402
+from firmware_bridge.health import WireMap  # noqa: E402
+from rules import Board  # noqa: E402
 
 STARTS = {
     "international": [
@@ -41,6 +57,44 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+Feed = Callable[[frozenset[tuple[int, int]], float], None]
+
+
+def board_of(config: Config, clock: ManualClock, settings: GameSettings,
+             shown: list[float]) -> tuple[Controller, Feed, Callable[[float], None]]:
+    """The game, how a reading goes in, and how time passes: through a Table when this tree has one, else as
+    the Session fed the Controller before it (health's view, ``snapshot``, health's follow-up)."""
+    import controller
+
+    if not (Path(controller.__file__).parent / "table.py").exists():
+        from controller.health import BoardHealth
+
+        ctl = Controller(config, clock=clock, settings=settings,
+                         show=lambda f: shown.append(time.perf_counter()))
+        health = BoardHealth(ctl, say=ctl.say, show=lambda f: None, clock=clock,
+                             wires=WireMap(ctl.variant.height, ctl.variant.width))
+
+        def feed(squares: frozenset[tuple[int, int]], now: float) -> None:
+            ctl.snapshot(health.reading(squares, now))
+            health.after_input(now)
+
+        def tick(now: float) -> None:
+            ctl.tick()
+            health.after_input(now)
+
+        return ctl, feed, tick
+
+    from controller.offline import OfflinePorts
+    from controller.table import Table
+
+    class Timed(OfflinePorts):
+        def show(self, frame: Any) -> None:
+            shown.append(time.perf_counter())
+
+    table = Table(config, Timed(clock), clock=clock, settings=settings)
+    return table.controller, table.feed, table.tick
+
+
 def run(events: int, seed: int) -> tuple[list[float], list[float], int]:
     rng = random.Random(seed)
     latencies: list[float] = []
@@ -52,15 +106,11 @@ def run(events: int, seed: int) -> tuple[list[float], list[float], int]:
     while len(latencies) < events:
         variant = rng.choice(sorted(STARTS))
         fen = rng.choice(STARTS[variant])
-        ctl = Controller(
-            config.replace(variant=variant),
-            clock=clock,
-            show=lambda f: shown.append(time.perf_counter()),
-            settings=GameSettings(variant, "both", "person", 3, fen, False),
-        )
+        ctl, feed, tick = board_of(config.replace(variant=variant), clock,
+                                   GameSettings(variant, "both", "person", 3, fen, False), shown)
         ctl.new_game()
         occ = set(ctl.exp.base)
-        ctl.snapshot(frozenset(occ))
+        feed(frozenset(occ), clock.now())
         for _ply in range(120):
             if ctl.state != "person.idle" or not ctl.exp.shapes:
                 break
@@ -88,34 +138,69 @@ def run(events: int, seed: int) -> tuple[list[float], list[float], int]:
                 clock.advance(0.02)
                 shown.clear()
                 t0 = time.perf_counter()
-                ctl.snapshot(frozenset(occ))
+                feed(frozenset(occ), clock.now())
                 t1 = shown[0] if shown else time.perf_counter()
                 latencies.append(t1 - t0)
             clock.advance(0.5)
-            ctl.tick()
+            tick(clock.now())
             if ctl.state not in ("person.idle", "game_over"):
                 break
     return latencies[:events], peer, long_captures
+
+
+def run_peer(commit: str, events: int, seed: int) -> dict[str, Any]:
+    """The same events through the controller of ``commit`` (unpacked from git; the rules core, firmware
+    bridge and readers of this tree, so only the input path differs), in a subprocess."""
+    with tempfile.TemporaryDirectory(prefix="latency-peer-") as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "controller"], check=True,
+                                 capture_output=True).stdout
+        tar = Path(tmp) / "tree.tar"
+        tar.write_bytes(archive)
+        with tarfile.open(tar) as files:
+            files.extractall(tmp, filter="data")
+        command = [sys.executable, __file__, "--worker", "--events", str(events), "--seed", str(seed)]
+        out = subprocess.run(command, capture_output=True, text=True, cwd=tmp,
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])})
+        if out.returncode != 0:
+            raise SystemExit(f"the peer ({commit}) failed:\n{out.stderr}")
+        result: dict[str, Any] = json.loads(out.stdout)
+        if not Path(result["controller"]).is_relative_to(tmp):
+            raise SystemExit(f"the peer ran this tree's controller ({result['controller']}), not {commit}'s")
+        return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--peer", default=PEER, help=f"git commit of the peer input path (default {PEER})")
+    parser.add_argument("--no-peer", action="store_true", help="measure this tree and the rules core only")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     latencies, peer, long_captures = run(args.events, args.seed)
     med, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+    if args.worker:
+        import controller
+
+        print(json.dumps({"median": med, "p99": p99, "controller": controller.__file__}))
+        return 0
     peer_med, peer_p99 = statistics.median(peer), percentile(peer, 0.99)
     print(f"events: {len(latencies)} (international + spanish; {long_captures} captures of 3+ pieces)")
     print(
-        f"snapshot -> LED frame: median {med * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms (target p99 < 5 ms: "
+        f"reading -> LED frame: median {med * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms (target p99 < 5 ms: "
         f"{'met' if p99 < 0.005 else 'NOT met'})"
     )
     print(
         f"peer, bare rules-core legal-move generation (same positions, {len(peer)} samples): "
         f"median {peer_med * 1e3:.3f} ms, p99 {peer_p99 * 1e3:.3f} ms"
     )
-    print(f"ratio controller/peer: median {med / peer_med:.1f}x, p99 {p99 / peer_p99:.1f}x")
+    print(f"ratio this/rules core: median {med / peer_med:.1f}x, p99 {p99 / peer_p99:.1f}x")
+    if not args.no_peer:
+        old = run_peer(args.peer, args.events, args.seed)
+        print(f"peer, {PEER_NAME} ({args.peer}, same events): median {old['median'] * 1e3:.3f} ms, "
+              f"p99 {old['p99'] * 1e3:.3f} ms")
+        print(f"ratio this/{PEER_NAME}: median {med / old['median']:.2f}x, p99 {p99 / old['p99']:.2f}x "
+              f"(goal: p99 at most 1.2x)")
     return 0
 
 
