@@ -9,10 +9,12 @@ controller/hands.py). The oracle: the moves meant are recorded, or the board ask
 a silent wrong move.
 
 Prints the shares (intended, asked, wrong, stuck) and trials per second for this controller and for a named
-peer measured in the same run on the same trials: the controller before issue 23 (commit e96fb21, unpacked
-from git into a temporary directory and run in a subprocess). Goal: 0 wrong and 0 stuck in 10,000.
+peer measured in the same run: the controller before the Table (commit 1119bcb: its controller/, hands
+included, unpacked from git into a temporary directory and run in a subprocess on this tree's rules core).
+The peer runs its own hands.py, so its trials are the same as long as the storm's gestures are. Goal: 0 wrong
+and 0 stuck in 10,000.
 
-    .venv/bin/python bench/storm.py [--trials 10000] [--seed 1] [--peer e96fb21 | --no-peer]
+    .venv/bin/python bench/storm.py [--trials 10000] [--seed 1] [--peer 1119bcb | --no-peer]
                                     [--save-failures DIR]
 """
 
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
 import os
 import random
@@ -36,28 +37,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ("english", "international", "russian", "italian", "turkish", "spanish", "brazilian", "czech",
             "thai")
-PEER = "e96fb21"
-PEER_NAME = "the controller before issue 23"
+PEER = "1119bcb"
+PEER_NAME = "the controller before the Table"
 OUTCOMES = ("intended", "asked", "wrong", "stuck")
 
 
 def load_hands(tree: Path | None) -> ModuleType:
-    """controller/hands.py of this checkout, running on the controller of ``tree`` (this one when None)."""
-    if tree is None:
-        sys.path.insert(0, str(ROOT))
-        import controller.hands
+    """controller/hands.py of ``tree``'s controller (this checkout's when None)."""
+    sys.path.insert(0, str(tree or ROOT))
+    import controller.hands
 
-        return controller.hands
-    sys.path.insert(0, str(tree))
-    import controller
-
-    spec = importlib.util.spec_from_file_location("controller.hands", ROOT / "controller" / "hands.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["controller.hands"] = module
-    spec.loader.exec_module(module)
-    assert Path(controller.__file__).is_relative_to(tree)
-    return module
+    assert Path(controller.hands.__file__).is_relative_to(tree or ROOT)
+    return controller.hands
 
 
 def one(hands: ModuleType, seed: int, index: int, log: Any = None) -> Any:
@@ -91,15 +82,15 @@ def run(hands: ModuleType, trials: int, seed: int, progress: bool) -> dict[str, 
 def run_peer(commit: str, trials: int, seed: int) -> dict[str, Any]:
     """The same trials on the controller of ``commit`` (unpacked from git), in a subprocess."""
     with tempfile.TemporaryDirectory(prefix="storm-peer-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "controller", "rules",
-                                  "firmware_bridge"], check=True, capture_output=True).stdout
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "controller"], check=True,
+                                 capture_output=True).stdout
         tar = Path(tmp) / "tree.tar"
         tar.write_bytes(archive)
         with tarfile.open(tar) as files:
             files.extractall(tmp, filter="data")
         out = subprocess.run([sys.executable, __file__, "--worker", tmp, "--trials", str(trials),
                               "--seed", str(seed)], check=True, capture_output=True, text=True,
-                             env={**os.environ, "PYTHONPATH": tmp}, cwd=tmp)
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])}, cwd=tmp)
         return json.loads(out.stdout)
 
 
