@@ -88,7 +88,7 @@ def _quote(value: str) -> str:
     return f'"{value}"' if (not value or "=" in value or any(c.isspace() for c in value)) else value
 
 
-def format_message(command: str, *flags: str, **args: object) -> str:
+def format_message(command: str, /, *flags: str, **args: object) -> str:
     """A Hub line that `parse_message` reads back; keyword names use '_' for '-' (move_time: move-time)."""
     parts = [command, *flags]
     parts.extend(f"{key.replace('_', '-')}={_quote(str(value))}" for key, value in args.items())
