@@ -254,3 +254,34 @@ def test_the_cycle_check_counts_function_local_imports_and_not_type_checking_one
     assert [ast.unparse(node) for node in _runtime_import_nodes(tree)] == [
         "from typing import TYPE_CHECKING", "import b", "import c"]
     assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"e"}}) == [["a", "b", "c"]]
+
+
+# The controller's core is sans-IO, as h11 is: fed values, it never runs a loop, a thread, a process, a socket
+# or a database of its own. The Session (asyncio), the engine routing (threads), the ratings (sqlite) and the
+# command-line tools do that around it.
+CORE = ("machine", "states", "table", "ports", "offline", "errors", "inference", "hints", "record", "journal",
+        "health", "lessons", "exercises", "replay", "commands", "events", "settings")
+SHELL_ONLY = {"asyncio", "threading", "multiprocessing", "socket", "sqlite3", "concurrent", "selectors"}
+
+
+def shell_imports(path: Path) -> set[str]:
+    """The modules of SHELL_ONLY that `path` imports when it runs."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in _runtime_import_nodes(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names & SHELL_ONLY
+
+
+def test_the_controllers_core_is_sans_io() -> None:
+    found = {name: shell_imports(ROOT / "controller" / f"{name}.py") for name in CORE}
+    assert not {name: used for name, used in found.items() if used}
+
+
+def test_the_sans_io_check_sees_a_thread(tmp_path: Path) -> None:
+    (tmp_path / "x.py").write_text("import json\ndef f():\n    from threading import Event\n",
+                                   encoding="utf-8")
+    assert shell_imports(tmp_path / "x.py") == {"threading"}
