@@ -7,8 +7,9 @@ health's view, the Controller, the follow-up), timed until the frame reaches the
 median and 99th percentile over 10,000 events, with two peers measured in the same run on the same events:
 
 - the bare rules-core legal-move generation (``list(board.legal_moves)`` on a board freshly set from the FEN);
-- the input path before the Table (commit 1119bcb, unpacked from git and run in a subprocess: the Session's
-  health view, ``Controller.snapshot`` and health's follow-up, as ``Session._handle`` did them).
+- the input path before the Table (commit 1119bcb: its controller, firmware bridge and readers unpacked from
+  git, run in a subprocess on this tree's rules core: the Session's health view, ``Controller.snapshot`` and
+  health's follow-up, as ``Session._handle`` did them).
 
     .venv/bin/python bench/latency.py [--events 10000] [--seed 1] [--peer 1119bcb | --no-peer]
 """
@@ -31,6 +32,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = "1119bcb"
+PEER_PACKAGES = ("controller", "firmware_bridge", "readers")
+"""What the peer brings of its own; the rest (the rules core, native included, the engine) is this tree's."""
 PEER_NAME = "the input path before the Table"
 if "--worker" not in sys.argv:
     sys.path.insert(0, str(ROOT))
@@ -39,7 +42,7 @@ from controller.config import Config  # noqa: E402
 from controller.machine import Controller  # noqa: E402
 from controller.settings import GameSettings  # noqa: E402
 from firmware_bridge.clock import ManualClock  # noqa: E402
-from firmware_bridge.health import WireMap  # noqa: E402
+from firmware_bridge.faults import WireMap  # noqa: E402
 from rules import Board  # noqa: E402
 
 STARTS = {
@@ -152,7 +155,7 @@ def run_peer(commit: str, events: int, seed: int) -> dict[str, Any]:
     """The same events through the controller of ``commit`` (unpacked from git; the rules core, firmware
     bridge and readers of this tree, so only the input path differs), in a subprocess."""
     with tempfile.TemporaryDirectory(prefix="latency-peer-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "controller"], check=True,
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *PEER_PACKAGES], check=True,
                                  capture_output=True).stdout
         tar = Path(tmp) / "tree.tar"
         tar.write_bytes(archive)

@@ -38,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ("english", "international", "russian", "italian", "turkish", "spanish", "brazilian", "czech",
             "thai")
 PEER = "1119bcb"
+PEER_PACKAGES = ("controller", "firmware_bridge", "readers")
+"""What the peer brings of its own; the rest (the rules core, native included, the engine) is this tree's."""
 PEER_NAME = "the controller before the Table"
 OUTCOMES = ("intended", "asked", "wrong", "stuck")
 
@@ -82,7 +84,7 @@ def run(hands: ModuleType, trials: int, seed: int, progress: bool) -> dict[str, 
 def run_peer(commit: str, trials: int, seed: int) -> dict[str, Any]:
     """The same trials on the controller of ``commit`` (unpacked from git), in a subprocess."""
     with tempfile.TemporaryDirectory(prefix="storm-peer-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "controller"], check=True,
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *PEER_PACKAGES], check=True,
                                  capture_output=True).stdout
         tar = Path(tmp) / "tree.tar"
         tar.write_bytes(archive)

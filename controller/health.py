@@ -2,7 +2,7 @@
 
 ``BoardHealth`` listens to the device (``firmware_bridge``: cells, wires, link states; it knows no rules) and
 to the game. When the board has stayed still, disagreeing with the game, for ``sensor_check_ms``, it asks
-``firmware_bridge.health.explain`` which sensor or wiring faults turn the position (or the position after a
+``firmware_bridge.faults.explain`` which sensor or wiring faults turn the position (or the position after a
 legal move) into what the board reads, and says so with the squares' names and wires, lights those squares
 on the LEDs and shows them on the page. The person can mask a broken square (page, console, config): the
 controller then sees on it whatever makes the board's reading legal, so the game is trusted for it, and a
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware_bridge.clock import Clock
-from firmware_bridge.health import FaultKind, SensorFault, SensorHealth, WireMap, explain
+from firmware_bridge.faults import FaultKind, SensorFault, SensorHistory, WireMap, explain
 from firmware_bridge.selftest import BoardTest, BoardTestReport
 from firmware_bridge.types import Cell, LedFrame, Light, LinkStatus, Pattern, Rgb
 
@@ -89,7 +89,7 @@ class BoardHealth:
         self.clock = clock
         self.check_after = check_after
         now = clock.now()
-        self.sensors = SensorHealth()
+        self.sensors = SensorHistory()
         self.link: LinkStatus | None = None      # None: a board wired to the host, no link to watch
         self.raw: frozenset[Cell] = frozenset()
         self.faults: list[tuple[SensorFault, float]] = []     # with the time each was found
@@ -107,7 +107,7 @@ class BoardHealth:
     def rewired(self, wires: WireMap) -> None:
         """The simulated board took another size for a new game: what was read of the old one is forgotten."""
         self.wires = wires
-        self.sensors = SensorHealth()
+        self.sensors = SensorHistory()
         self.raw = frozenset()
         self.faults = []
 

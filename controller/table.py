@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.device import wire_map
-from firmware_bridge.health import WireMap
+from firmware_bridge.faults import WireMap
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import Cell, LedFrame, LinkStatus
 from rules import RulesError, Variant, get_variant

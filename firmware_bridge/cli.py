@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from .device import open_device, serial_link
+from .faults import SensorHistory
 from .gpio_backend import GpioDevice
 from .gpio_model import GPIOModel, SwitchMatrix
-from .health import SensorHealth
 from .interfaces import BoardDevice
 from .profile import Profile, ProfileError, load_profile
 from .serial_backend import SerialDevice
@@ -83,7 +83,7 @@ def status_line(board: BoardDevice) -> str:
     return type(inner).__name__
 
 
-def render_view(board: BoardDevice, title: str = "", health: SensorHealth | None = None) -> str:
+def render_view(board: BoardDevice, title: str = "", health: SensorHistory | None = None) -> str:
     """The matrix as text, row 0 (White's side) at the bottom, labelled 1 as the board's notation counts
     ranks (a1 is row 0, column a): ``#`` occupied, ``.`` empty; ``*`` marks a lit LED on an empty square;
     ``health`` adds the squares seen chattering (any board type)."""
@@ -116,7 +116,7 @@ def doctor(args: argparse.Namespace) -> int:
         overrides.update(gpio=GPIOModel(matrix, profile.gpio.row_pins, profile.gpio.col_pins), spi=spi)
     live = sys.stdout.isatty() and not args.once
     board = open_device(profile, port=args.port, **overrides)
-    health = SensorHealth()             # fed from the device's thread; only read here
+    health = SensorHistory()             # fed from the device's thread; only read here
 
     def note(snap: Occupancy) -> None:
         health.note(snap.squares, snap.time)

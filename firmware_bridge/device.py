@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
+from .faults import WireMap
 from .gpio_backend import GpioDevice
-from .health import WireMap
 from .interfaces import BoardDevice, LedOutput
 from .orientation import Orientation
 from .ports import list_serial_ports

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .health import FaultKind, SensorFault, WireMap, _vias
+from .faults import FaultKind, SensorFault, WireMap, _vias
 from .types import BLUE, GREEN, RED, WHITE, Cell, LedFrame, Light, Pattern
 
 PHASES = ("leds", "leds-answer", "empty", "fill", "clear", "done")

@@ -165,7 +165,8 @@ def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path
 
             def burst() -> None:   # as the worker's reader thread would
                 for depth in range(1, 41):
-                    session.engines.progressed(WorkerProgress(1, depth, 10 * depth, (f"pv{depth}",), 100, 0.01))
+                    progress = WorkerProgress(1, depth, 10 * depth, (f"pv{depth}",), 100, 0.01)
+                    session.engines.progressed(progress)
 
             await asyncio.to_thread(burst)
             got: list[ev.EngineProgress] = []

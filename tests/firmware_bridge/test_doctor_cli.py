@@ -14,8 +14,8 @@ import pytest
 
 from firmware_bridge import cli
 from firmware_bridge.emulator import BoardEmulator
+from firmware_bridge.faults import SensorHistory
 from firmware_bridge.gpio_backend import BackendUnavailable
-from firmware_bridge.health import SensorHealth
 from firmware_bridge.serial_backend import SerialDevice
 from firmware_bridge.simulated import SimulatedDevice
 
@@ -117,7 +117,7 @@ def test_emulator_runs_as_a_separate_process(tmp_path: Path) -> None:
 
 def test_the_view_names_the_squares_seen_chattering() -> None:
     board = SimulatedDevice(8, 8)
-    health = SensorHealth()
+    health = SensorHistory()
     health.note(frozenset({(4, 4)}), 0.0)
     for t in (1.0, 1.4, 1.8):                   # off for 40 ms every 0.4 s
         health.note(frozenset(), t)

@@ -14,9 +14,9 @@ import pytest
 from firmware_bridge.board_test_cli import plant, run
 from firmware_bridge.clock import ManualClock
 from firmware_bridge.device import wire_map
+from firmware_bridge.faults import FaultKind
 from firmware_bridge.gpio_backend import GpioDevice
 from firmware_bridge.gpio_model import GPIOModel, SwitchMatrix
-from firmware_bridge.health import FaultKind
 from firmware_bridge.selftest import PUT, TAKE, BoardTest, BoardTestReport, parse_cells
 from firmware_bridge.simulated import SimulatedDevice
 

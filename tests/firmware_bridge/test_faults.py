@@ -1,4 +1,4 @@
-"""Sensor health: the faults that explain the electrical model's own readings; chatter history."""
+"""Sensor faults: the faults that explain the electrical model's own readings; chatter history."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
+from firmware_bridge.faults import FaultKind, SensorHistory, WireMap, explain
 from firmware_bridge.gpio_model import SwitchMatrix
-from firmware_bridge.health import FaultKind, SensorHealth, WireMap, explain
 from firmware_bridge.orientation import Orientation
 from firmware_bridge.types import Cell
 
@@ -82,7 +82,7 @@ def test_words_name_the_square_and_both_wires_through_the_orientation() -> None:
 
 
 def test_a_square_that_keeps_flipping_back_chatters_and_is_held_at_its_settled_reading() -> None:
-    health = SensorHealth(blip=0.25, flips=3, window=5.0, hold=0.6)
+    health = SensorHistory(blip=0.25, flips=3, window=5.0, hold=0.6)
     piece = frozenset({(4, 4)})
     health.note(piece, 0.0)
     started = []
@@ -101,7 +101,7 @@ def test_a_square_that_keeps_flipping_back_chatters_and_is_held_at_its_settled_r
 def test_a_square_left_by_one_move_and_filled_by_the_next_is_play_not_chatter() -> None:
     """A fast game: the piece on e5 leaves and another lands there 0.1 s later, three times in a row. With a
     move made in between each time, that is play; the same flickers with no move are chatter."""
-    fast, flicker = SensorHealth(), SensorHealth()
+    fast, flicker = SensorHistory(), SensorHistory()
     piece = frozenset({(4, 4)})
     for health in (fast, flicker):
         health.note(piece, 0.0)

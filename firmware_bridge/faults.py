@@ -1,9 +1,9 @@
-"""Sensor health: what a board's readings say about its sensors and wires, and the faults they point to.
+"""Sensor faults: what a board's readings say about its sensors and wires, and the faults they point to.
 
 Rules-free: the caller (the controller) says which occupancies the game allows; ``explain`` finds the simplest
 set of faults that turns one of them into what the board reads (broken, shorted or crossed lines first, then a
 ghost through a missing diode, then single sensors), in wiring coordinates, so each fault names its wires.
-``SensorHealth`` keeps each square's history: when it last changed, and whether it chatters (keeps flipping
+``SensorHistory`` keeps each square's history: when it last changed, and whether it chatters (keeps flipping
 back within a moment), and holds a chattering square at its settled reading.
 """
 
@@ -231,7 +231,7 @@ class _History:
     flips: deque[float] = field(default_factory=lambda: deque(maxlen=16))   # times of quick returns
 
 
-class SensorHealth:
+class SensorHistory:
     """Each square's history, from the board's successive readings (any board type).
 
     ``blip``: a change undone within this many seconds, after the square had been calm for ``calm`` seconds
@@ -250,7 +250,7 @@ class SensorHealth:
         self.chatter_count = 0
 
     def __repr__(self) -> str:
-        return f"SensorHealth(squares={len(self._history)}, chattering={sorted(self.chattering)})"
+        return f"SensorHistory(squares={len(self._history)}, chattering={sorted(self.chattering)})"
 
     def note(self, reading: frozenset[Cell], now: float) -> list[Cell]:
         """Record a new reading; returns the squares that just started to chatter."""
