@@ -95,7 +95,7 @@ class JournalState:
 
 
 @dataclass(frozen=True)
-class Line:
+class JournalLine:
     """One valid line of a journal: its number (from 1), record, checksum (None in the old format) and the
     offset where it ends."""
 
@@ -127,7 +127,7 @@ class Scan:
     path: Path
     exists: bool
     size: int = 0
-    lines: tuple[Line, ...] = ()
+    lines: tuple[JournalLine, ...] = ()
     state: JournalState | None = None
     damage: Damage | None = None
     checksummed: bool = True
@@ -398,7 +398,7 @@ def scan_bytes(path: Path, data: bytes) -> Scan:
     # the first release's lines are bare JSON; a checksummed journal that lost its first checksum is still one
     checksummed = not data.startswith(b"{") or _LATER_CRC_LINE.search(data) is not None
     replayed = _Replay()
-    lines: list[Line] = []
+    lines: list[JournalLine] = []
     pos, crc, number = 0, 0, 0
     damage: Damage | None = None
     while pos < len(data):
@@ -416,7 +416,7 @@ def scan_bytes(path: Path, data: bytes) -> Scan:
             break
         pos = newline + 1
         crc = own or 0
-        lines.append(Line(number, entry, own, pos))
+        lines.append(JournalLine(number, entry, own, pos))
     if not data:
         damage = Damage(1, "the file is empty", 0, 0)
     return Scan(Path(path), True, len(data), tuple(lines), replayed.state(), damage, checksummed)

@@ -10,7 +10,7 @@ from rules.options import format_text
 
 from . import config as config_module
 from .durable import DAMAGED_INFIX
-from .journal import JOURNAL_NAME, Line, Scan, scan_bytes
+from .journal import JOURNAL_NAME, JournalLine, Scan, scan_bytes
 from .settings import GameSettings
 
 
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def describe_line(line: Line) -> str:
+def describe_line(line: JournalLine) -> str:
     """One record in words: ``move 9-13 (black)``, ``takeback 2``, ``end 1-0 (resignation)``."""
     entry = line.entry
     kind = entry["type"]

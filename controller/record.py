@@ -19,9 +19,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from firmware_bridge.clock import Clock as TimeSource
+from firmware_bridge.clock import Clock
 from rules import Board, Color, Game, Move, RulesError, Variant
-from rules.pdn import Clock, Line, MoveNode, PdnGame
+from rules.pdn import ClockComment, Line, MoveNode, PdnGame
 from rules.pdn.record import variant_tags
 from rules.pdn.writer import write_game
 
@@ -80,14 +80,15 @@ def ply_nodes(board: Board, plies: Iterable[PlyLike]) -> list[MoveNode]:
     with their clocks; forced plies with their comment."""
     nodes = []
     for ply in plies:
-        clock = None if ply.clocks is None else Clock(round(ply.clocks[0]), round(ply.clocks[1]), ply.wall)
+        clock = None if ply.clocks is None else ClockComment(round(ply.clocks[0]), round(ply.clocks[1]),
+                                                             ply.wall)
         text = file_text(board, ply.text) if ply.kind == "move" else ply.text
         nodes.append(ply_node(ply.kind, text, ply.fen, clock))
         board.set_fen(ply.fen)
     return nodes
 
 
-def ply_node(kind: str, text: str, fen: str, clock: Clock | None) -> MoveNode:
+def ply_node(kind: str, text: str, fen: str, clock: ClockComment | None) -> MoveNode:
     """One journalled ply as PDN: a forced ply is written as its move, with a comment saying what was forced
     and the position after it (the rules would not play it)."""
     if kind == "move":
@@ -166,7 +167,7 @@ class GameRecord:
     A game begun while nothing could be saved (``unsaved``) starts its journal before its first ply.
     """
 
-    def __init__(self, settings: GameSettings, *, clock: TimeSource, wall: Callable[[], datetime],
+    def __init__(self, settings: GameSettings, *, clock: Clock, wall: Callable[[], datetime],
                  journal: Journal | None = None, pdn_dir: Path | None = None, plies: Iterable[Record] = (),
                  started: datetime | None = None, game: Game | None = None) -> None:
         settings.check()

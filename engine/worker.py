@@ -22,10 +22,10 @@ from rules.options import format_text, parse_text
 
 logger = logging.getLogger(__name__)
 
-Line = tuple[str, tuple[str, ...]]   # a FEN and the moves (texts) played from it
+GameLine = tuple[str, tuple[str, ...]]   # a FEN and the moves (texts) played from it
 
 
-def game_line(board: Board, plies: int = HISTORY_PLIES) -> Line:
+def game_line(board: Board, plies: int = HISTORY_PLIES) -> GameLine:
     """(FEN, move texts) that lead to ``board``: its moves since the last capture, at most ``plies`` of them.
 
     A FEN alone loses the game's history; with the line the worker sees the repetitions and the no-progress
@@ -40,7 +40,7 @@ def game_line(board: Board, plies: int = HISTORY_PLIES) -> Line:
     return fen, tuple(texts)
 
 
-def _position(variant: Any, fen: str, line: Line | None) -> Board:
+def _position(variant: Any, fen: str, line: GameLine | None) -> Board:
     """The board to search: ``fen``, with the history of ``line`` when the line really leads there."""
     if line is not None:
         try:
@@ -236,7 +236,7 @@ class EngineWorker:
 
     def start_search(
         self, fen: str, variant: Variant | str, level: int = 10, time: float | None = 1.0,
-        depth: int | None = None, line: Line | None = None,
+        depth: int | None = None, line: GameLine | None = None,
     ) -> int:
         """Cancel any running search and start a new one; returns its id (results carry it).
 

@@ -24,8 +24,9 @@ NAG_GLYPHS: dict[int, str] = {v: k for k, v in GLYPH_NAGS.items()}
 
 
 @dataclass(frozen=True)
-class Clock:
-    """Both players' remaining clock times (seconds) after a move, and the wall-clock time it was made."""
+class ClockComment:
+    """A clock comment after a move: both players' remaining times (seconds) and the wall-clock time it was
+    made (not a time source: that is firmware_bridge.clock.Clock)."""
 
     white: int
     black: int
@@ -50,7 +51,7 @@ class MoveNode:
     nags: list[int] = field(default_factory=list)
     strength: str = ""  # a non-standard strength indicator kept verbatim, e.g. "(!?!!!)"
     comments: list[str] = field(default_factory=list)
-    clock: Clock | None = None
+    clock: ClockComment | None = None
     variations: list[Line] = field(default_factory=list)
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)

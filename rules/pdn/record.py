@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import rules
 from rules.options import format_text
-from rules.pdn.model import Clock, MoveNode, PdnGame
+from rules.pdn.model import ClockComment, MoveNode, PdnGame
 
 
 def variant_tags(variant: rules.Variant, short: bool = False) -> dict[str, str]:
@@ -37,7 +37,7 @@ def notation_gametype(variant: rules.Variant, notation: str) -> str:
 
 
 def game_from_board(board: rules.Board, *, tags: dict[str, str] | None = None,
-                    clocks: Sequence[Clock | None] = (), result: str = "*") -> PdnGame:
+                    clocks: Sequence[ClockComment | None] = (), result: str = "*") -> PdnGame:
     """The moves of `board.move_stack` as a PdnGame (GameType, FEN/SetUp when not the start position).
 
     `clocks[i]` (if given) is stored on move i and written as `{[%clock w0:05:12 b0:04:58] [%wall ...]}`.

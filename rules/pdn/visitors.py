@@ -11,7 +11,7 @@ from typing import Generic, TypeVar
 
 from rules.pdn.errors import PdnError, PdnGameError, PdnSyntaxError
 from rules.pdn.limits import DEFAULT_LIMITS, Limits, excerpt
-from rules.pdn.model import GLYPH_NAGS, Clock, Line, MoveNode, PdnGame
+from rules.pdn.model import GLYPH_NAGS, ClockComment, Line, MoveNode, PdnGame
 from rules.pieces import Color
 from rules.variants import VARIANTS
 
@@ -196,7 +196,7 @@ class GameBuilder(BaseVisitor[PdnGame]):
             wall = _WALL.search(text)
             if clock:
                 h1, m1, s1, h2, m2, s2 = (int(g) for g in clock.groups())
-                node.clock = Clock(h1 * 3600 + m1 * 60 + s1, h2 * 3600 + m2 * 60 + s2,
+                node.clock = ClockComment(h1 * 3600 + m1 * 60 + s1, h2 * 3600 + m2 * 60 + s2,
                                    wall.group(1) if wall else None)
                 text = _CLOCK.sub("", text, count=1)
                 if wall:

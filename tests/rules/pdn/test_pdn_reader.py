@@ -7,7 +7,7 @@ import io
 import pytest
 from _pdnhelpers import read_text
 
-from rules.pdn import Clock, GameBuilder, HeadersVisitor, PdnReader, scan
+from rules.pdn import ClockComment, GameBuilder, HeadersVisitor, PdnReader, scan
 from rules.pdn.model import Line, MoveNode
 
 
@@ -131,9 +131,9 @@ def test_percent_escape_lines_are_skipped() -> None:
 def test_clock_comment_is_read_into_the_move() -> None:
     (game,) = read_text("1. 32-28 {[%clock w0:05:12 b0:04:58] [%wall 2026-11-29T13:10:55]} "
                         "19-23 {good [%clock w0:05:00 b1:04:50]} *")
-    assert game.moves[0].clock == Clock(312, 298, "2026-11-29T13:10:55")
+    assert game.moves[0].clock == ClockComment(312, 298, "2026-11-29T13:10:55")
     assert game.moves[0].comments == []
-    assert game.moves[1].clock == Clock(300, 3890)
+    assert game.moves[1].clock == ClockComment(300, 3890)
     assert game.moves[1].comments == ["good"]
 
 

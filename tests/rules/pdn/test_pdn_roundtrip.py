@@ -15,7 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules.pdn import Clock, Line, MoveNode, PdnGame, PdnReader, game_from_board, write_game, write_games
+from rules.pdn import (
+    ClockComment,
+    Line,
+    MoveNode,
+    PdnGame,
+    PdnReader,
+    game_from_board,
+    write_game,
+    write_games,
+)
 from rules.pdn.encoding import DecodedLines
 from rules.pdn.model import RESULTS
 from rules.pdn.validate import INTERNATIONAL_SCORING
@@ -27,7 +36,7 @@ SPECIAL = ["(", ")", "( a )", "}", "{", "a } b { c", "%", "[Event \"x\"]", ";", 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30)
 COMMENT = st.one_of(TEXT, st.sampled_from(SPECIAL)).map(lambda text: " ".join(text.split()))
 WALL = st.one_of(st.none(), st.from_regex(r"[0-9T:{}a-z-]{1,20}", fullmatch=True))
-CLOCK = st.builds(Clock, st.integers(0, 99 * 3600), st.integers(0, 99 * 3600), WALL)
+CLOCK = st.builds(ClockComment, st.integers(0, 99 * 3600), st.integers(0, 99 * 3600), WALL)
 STRENGTH = st.sampled_from(["", "", "", "!!!", "?!?", "(!)", "(?!?)"])
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,7 +11,7 @@ from _pdnhelpers import read_text
 from _rulestest import playout
 
 import rules
-from rules.pdn import Clock, Line, MoveNode, PdnGame, game_from_board
+from rules.pdn import ClockComment, Line, MoveNode, PdnGame, game_from_board
 from rules.pdn.writer import write_game, write_games
 
 
@@ -41,8 +41,8 @@ def test_lines_are_at_most_80_columns_and_round_trip() -> None:
 
 def test_second_player_first_and_clock_comments() -> None:
     game = PdnGame(tags={"FEN": "B:W31,32:B1,2", "SetUp": "1"}, start_ply=1, result="0-1")
-    game.mainline.moves.append(MoveNode("2-7", clock=Clock(312, 298, "2026-11-29T13:10:55")))
-    game.mainline.moves.append(MoveNode("31-27", nags=[1, 22], clock=Clock(300, 290)))
+    game.mainline.moves.append(MoveNode("2-7", clock=ClockComment(312, 298, "2026-11-29T13:10:55")))
+    game.mainline.moves.append(MoveNode("31-27", nags=[1, 22], clock=ClockComment(300, 290)))
     text = write_game(game)
     assert text.endswith("1... 2-7 {[%clock w0:05:12 b0:04:58] [%wall 2026-11-29T13:10:55]} 2. 31-27! $22\n"
                          "{[%clock w0:05:00 b0:04:50]} 0-1\n")
@@ -70,7 +70,7 @@ def test_game_played_on_the_board_keeps_its_clocks() -> None:
     board = rules.Board("english")
     for text in ("11-15", "23-19", "8-11", "22-17"):
         board.push(board.parse_move(text))
-    clocks = [Clock(300 - 10 * i, 300 - 7 * i, f"2026-11-29T13:1{i}:00") for i in range(4)]
+    clocks = [ClockComment(300 - 10 * i, 300 - 7 * i, f"2026-11-29T13:1{i}:00") for i in range(4)]
     game = game_from_board(board, tags={"Event": "Club night", "White": "A", "Black": "B"}, clocks=clocks,
                            result="1-0")
     text = write_game(game)
