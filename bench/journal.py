@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.journal import Journal, Record, replay
+from controller.journal import Journal, Record, game_of
 from controller.record import GameRecord
 from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
@@ -66,7 +66,7 @@ def first_release_start(path: Path) -> object:
         elif entry["type"] == "takeback":
             del records[len(records) - entry["plies"]:]
     assert header is not None
-    return replay(get_variant(SETTINGS.variant), None, records)
+    return game_of(get_variant(SETTINGS.variant), None, records)
 
 
 def long_game(plies: int, seed: int) -> list[Record]:

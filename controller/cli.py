@@ -29,7 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.ratings_cli",
     "controller.journal_cli",
     "controller.lessons_cli",
-    "controller.replay_cli",
+    "controller.sensorlog_cli",
     "controller.service_cli",
     "web.stats_cli",
     "hall.cli",

@@ -33,8 +33,8 @@ from .table import Table
 
 T = TypeVar("T")
 
-Outcome = Literal["intended", "asked", "wrong", "stuck"]
-OUTCOMES: tuple[Outcome, ...] = ("intended", "asked", "wrong", "stuck")
+Verdict = Literal["intended", "asked", "wrong", "stuck"]
+VERDICTS: tuple[Verdict, ...] = ("intended", "asked", "wrong", "stuck")
 
 
 class Chooser(Protocol):
@@ -163,14 +163,14 @@ class Trial:
     recorded: list[str] = field(default_factory=list)
     state: str = ""
     candidates: list[str] = field(default_factory=list)
-    outcome: Outcome = "stuck"
+    outcome: Verdict = "stuck"
 
     def __repr__(self) -> str:
         return (f"Trial({self.variant} {self.fen!r}: meant {self.meant}, recorded {self.recorded}, "
                 f"{self.state}, {self.outcome}; {', '.join(self.steps)})")
 
 
-def judge(meant: list[str], recorded: list[str], state: str, candidates: list[str]) -> Outcome:
+def judge(meant: list[str], recorded: list[str], state: str, candidates: list[str]) -> Verdict:
     """The oracle: the moves meant recorded, or the board asking (the move meant among the candidates it
     offers) - never a silent wrong move. Anything else is stuck."""
     if recorded == meant and not state.startswith(("out_of_sync", "setup")):

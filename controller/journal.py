@@ -211,7 +211,7 @@ def _text(entry: dict[str, Any], name: str, optional: bool = False) -> str | Non
     return value
 
 
-class _Replay:
+class _RecordChecker:
     """Checks records one by one against the rules: the game they replay to so far."""
 
     def __init__(self) -> None:
@@ -301,7 +301,7 @@ class _Replay:
             raise _Bad(f"it takes back {plies!r} plies of {len(self.records)}")
         del self.records[-plies:]
         assert self.header is not None and self._variant is not None
-        self.game = replay(self._variant, self._start_fen, self.records)
+        self.game = game_of(self._variant, self._start_fen, self.records)
         self.ended = None
 
     def _end(self, entry: dict[str, Any]) -> None:
@@ -325,7 +325,7 @@ def game_from_json(game: object, where: str) -> JournalState:
     plies = game.get("plies") or []
     if not isinstance(plies, list):
         raise ValueError(f"{where}: the plies must be a list, not {type(plies).__name__}")
-    checked = _Replay()
+    checked = _RecordChecker()
     for number, entry in enumerate([{"type": "start", "settings": game["settings"]}, *plies]):
         try:
             if not isinstance(entry, dict) or entry.get("type") not in ("start", "move", "forced"):
@@ -338,7 +338,7 @@ def game_from_json(game: object, where: str) -> JournalState:
     return state
 
 
-def replay_positions(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Iterator[Game]:
+def games_along(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Iterator[Game]:
     """The game at its start and after each of ``records``, in one pass (raises ValueError on a bad record).
     The Game yielded is advanced in place by the next step: read what you need before taking the next."""
     game = Game(variant, fen=start_fen)
@@ -356,10 +356,10 @@ def replay_positions(variant: Any, start_fen: str | None, records: Iterable[Reco
         yield game
 
 
-def replay(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Game:
+def game_of(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Game:
     """The game reached by playing ``records`` from the start position (raises ValueError on a bad record)."""
     game = None
-    for game in replay_positions(variant, start_fen, records):  # noqa: B007 - the last one is wanted
+    for game in games_along(variant, start_fen, records):  # noqa: B007 - the last one is wanted
         pass
     assert game is not None
     return game
@@ -397,7 +397,7 @@ def scan_bytes(path: Path, data: bytes) -> Scan:
     """Read a journal's bytes to their longest valid prefix (see the module's docstring)."""
     # the first release's lines are bare JSON; a checksummed journal that lost its first checksum is still one
     checksummed = not data.startswith(b"{") or _LATER_CRC_LINE.search(data) is not None
-    replayed = _Replay()
+    replayed = _RecordChecker()
     lines: list[JournalLine] = []
     pos, crc, number = 0, 0, 0
     damage: Damage | None = None

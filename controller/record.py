@@ -28,10 +28,10 @@ from rules.pdn.writer import write_game
 from .clocks import GameClocks, TimeControl
 from .durable import SaveError, durable_replace, make_dir, plain_reason
 from .errors import Refused
-from .journal import Journal, JournalState, Record, replay, replay_positions
+from .journal import Journal, JournalState, Record, game_of, games_along
 from .settings import GameSettings
 
-__all__ = ["GameRecord", "PdnTags", "SaveError", "forced_fen", "replay", "replay_positions", "write_pdn"]
+__all__ = ["GameRecord", "PdnTags", "SaveError", "forced_fen", "game_of", "games_along", "write_pdn"]
 
 
 def fen_of(variant: Variant, pieces: dict[int, tuple[Color, bool]], turn: Color) -> str:
@@ -178,7 +178,7 @@ class GameRecord:
         self._clock = clock
         self._wall = wall
         self.plies: list[Record] = list(plies)
-        self.game: Game = game if game is not None else replay(self.variant, settings.fen, self.plies)
+        self.game: Game = game if game is not None else game_of(self.variant, settings.fen, self.plies)
         self.started: datetime = started or wall()
         self.outcome: tuple[str, str] | None = None
         self.pdn_path: Path | None = None
@@ -259,7 +259,7 @@ class GameRecord:
 
     def boards(self) -> Iterator[Board]:
         """The position at the start and after every ply, in order (each a fresh copy)."""
-        for game in replay_positions(self.variant, self.settings.fen, self.plies):
+        for game in games_along(self.variant, self.settings.fen, self.plies):
             yield game.board.copy()
 
     # --- recording ----------------------------------------------------------------------------------
@@ -317,7 +317,7 @@ class GameRecord:
             except OSError as exc:
                 raise SaveError.of("take the move back", exc) from exc
         del self.plies[-plies:]
-        self.game = replay(self.variant, self.settings.fen, self.plies)
+        self.game = game_of(self.variant, self.settings.fen, self.plies)
         self.outcome = None
         self.thought = None
         return plies

@@ -213,7 +213,7 @@ def read_log(path: Path | str, lines: Iterable[str] | None = None) -> SensorLog:
 
 
 @dataclass
-class Replay:
+class Playback:
     """What the controller made of a log: the moves of the game at the end, the refusals, what was said and
     lit when (seconds since the log began), the final LED frame, alert and state, the moves the board recorded
     when the log was written, and the controller itself (to go on from where the log ends)."""
@@ -249,7 +249,7 @@ class Replay:
         return self.controller.map
 
     def __repr__(self) -> str:
-        return f"Replay({self.variant}, moves={self.moves}, state={self.state})"
+        return f"Playback({self.variant}, moves={self.moves}, state={self.state})"
 
 
 def _run_timers(table: Table, clock: ManualClock, until: float) -> None:
@@ -266,8 +266,8 @@ def _run_timers(table: Table, clock: ManualClock, until: float) -> None:
     table.tick(clock.now())
 
 
-def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None = None) -> Replay:
-    """Replay ``log`` through a Table on a ManualClock, as the Session played it (board health's masks and
+def play_back(log: SensorLog, on_message: Callable[[float, str, str], None] | None = None) -> Playback:
+    """Playback ``log`` through a Table on a ManualClock, as the Session played it (board health's masks and
     chatter included): each input at its logged time, the timers at theirs, then the board left alone long
     enough for every pending timer to fire."""
     started = time.perf_counter()
@@ -329,7 +329,7 @@ def replay(log: SensorLog, on_message: Callable[[float, str, str], None] | None 
     texts = [r.text for r in ctl.records]
     moves = texts[base:] if [r.text for r in log.records] == texts[:base] else texts
     frames = [(t - log.start, frame) for t, frame in ports.frames]
-    return Replay(ctl, moves, refusals, said, frames, logged, changes, time.perf_counter() - started)
+    return Playback(ctl, moves, refusals, said, frames, logged, changes, time.perf_counter() - started)
 
 
 _COLOR_NAMES: dict[Rgb, str] = {getattr(colors, name): name.lower() for name in

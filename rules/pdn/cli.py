@@ -31,7 +31,7 @@ def open_pdn(path: str) -> Iterator[DecodedLines]:
         yield DecodedLines(handle)
 
 
-class Progress:
+class ReadProgress:
     """A running count on one terminal line ("file: 4,200 games read"), for files that take a while.
 
     Written only to a terminal, at most every ``every`` seconds, and wiped before the next real output line.
@@ -75,7 +75,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """
     _check_variant(args.variant)
     failed_total = games_total = unread = 0
-    progress = Progress(sys.stderr)
+    progress = ReadProgress(sys.stderr)
     for path in args.files:
         try:
             with Path(path).open("rb") as handle:
@@ -95,7 +95,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check_lines(path: str, lines: DecodedLines, args: argparse.Namespace,
-                 progress: Progress) -> tuple[int, int]:
+                 progress: ReadProgress) -> tuple[int, int]:
     """Check one file's games, printing their errors (and warnings); (games, failed games)."""
     games = failed = 0
     for game in PdnReader(lines, validate=not args.syntax_only, variant=args.variant):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal import read_journal
-from controller.record import replay
+from controller.record import game_of
 from rules import get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,5 +50,5 @@ def test_sigkill_loses_no_confirmed_move(tmp_path: Path, variant: str, seed: int
         records = state.records
         # every confirmed move is on disk; at most one more (journaled, killed before the LEDs showed it)
         assert confirmed <= len(records) <= confirmed + 1, (confirmed, len(records))
-        game = replay(get_variant(variant), None, records)
+        game = game_of(get_variant(variant), None, records)
         assert game.board.fen() == (records[-1].fen if records else game.board.fen())

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from journals import begin, bodies, line_spans, old_format, play, records, reseal, restart, states_after
 
 from controller.durable import DAMAGED_INFIX
-from controller.journal import JOURNAL_NAME, MAX_JOURNAL_BYTES, Journal, replay, scan, scan_bytes
+from controller.journal import JOURNAL_NAME, MAX_JOURNAL_BYTES, Journal, game_of, scan, scan_bytes
 
 
 @pytest.fixture
@@ -345,7 +345,7 @@ def test_random_damage_resumes_exactly_what_was_written_before_it(
     if found.state is not None:   # the Game it hands to the board is the kept records' own
         game = found.state.take_game()
         assert game is not None
-        expected = replay(game.variant, found.state.header["settings"]["fen"], found.state.records)
+        expected = game_of(game.variant, found.state.header["settings"]["fen"], found.state.records)
         assert game.board.fen() == expected.board.fen() and game.moves == expected.moves
 
 

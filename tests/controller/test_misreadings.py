@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from controller.sensorlog import Replay, lit, read_log, replay
+from controller.sensorlog import Playback, lit, play_back, read_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "sensor-logs"
 
 
-def replayed(cause: str, variant: str) -> Replay:
-    return replay(read_log(LOGS / cause / f"{variant}.jsonl"))
+def replayed(cause: str, variant: str) -> Playback:
+    return play_back(read_log(LOGS / cause / f"{variant}.jsonl"))
 
 
-def said(result: Replay, level: str | None = None) -> str:
+def said(result: Playback, level: str | None = None) -> str:
     return "\n".join(text for _, lvl, text in result.said if level in (None, lvl))
 
 

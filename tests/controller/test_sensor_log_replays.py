@@ -9,7 +9,7 @@ import contextlib
 import io
 from pathlib import Path
 
-from controller import replay_cli
+from controller import sensorlog_cli
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "sensor-logs"
 
@@ -17,7 +17,7 @@ LOGS = Path(__file__).resolve().parents[1] / "data" / "sensor-logs"
 def replayed(path: Path) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        replay_cli.run(argparse.Namespace(log=path, expect=None, quiet_messages=False))
+        sensorlog_cli.run(argparse.Namespace(log=path, expect=None, quiet_messages=False))
     return "".join(line + "\n" for line in out.getvalue().splitlines() if "replayed in" not in line)
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from controller import cli
 from controller import commands as cmd
 from controller.config import Config
-from controller.sensorlog import SensorLogError, SensorLogWriter, read_log, replay
+from controller.sensorlog import SensorLogError, SensorLogWriter, play_back, read_log
 from controller.session import Session
 from firmware_bridge.simulated import SimulatedDevice
 from rules import Board, Move
@@ -62,7 +62,7 @@ def test_a_change_of_mind_on_the_web_pages_virtual_board_is_logged_and_replayed(
     assert lines[0]["config"]["settle_ms"] == 300 and "token" not in lines[0]["config"]
     assert not any("command" in line for line in lines), "virtual lifts are logged as the occupancy they make"
     assert [line["recorded"] for line in lines if "recorded" in line] == ["9-13", "9-14"]
-    result = replay(read_log("web.jsonl", text.splitlines()))
+    result = play_back(read_log("web.jsonl", text.splitlines()))
     assert result.moves == ["9-14"] and result.logged == ["9-13", "9-14"]
     assert result.said[-1][2] == "Amended: 9-14, not 9-13."
 
@@ -74,10 +74,10 @@ def test_a_game_against_the_computer_logs_the_engines_moves_and_commands() -> No
     assert moves[0] == "c3-d4" and len(moves) == 2
     lines = [json.loads(line) for line in text.splitlines()]
     assert [line["engine"] for line in lines if "engine" in line] == [moves[1]]
-    result = replay(read_log("game.jsonl", text.splitlines()))
+    result = play_back(read_log("game.jsonl", text.splitlines()))
     assert result.moves == moves == result.logged and result.state == "person.idle"
     takeback = json.dumps({"t": lines[-1]["t"] + 1, "command": {"kind": "takeback", "plies": 2}})
-    result = replay(read_log("game.jsonl", [*text.splitlines(), takeback]))
+    result = play_back(read_log("game.jsonl", [*text.splitlines(), takeback]))
     assert result.moves == [] and result.state == "out_of_sync"
     assert any(text.startswith("Took back 2 plies") for _, _, text in result.said)
 

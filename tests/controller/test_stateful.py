@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from rig import Rig
 
-from controller.record import replay
+from controller.record import game_of
 
 VARIANTS = ["international", "english", "russian", "spanish", "czech", "polish", "turkish", "thai", "italian"]
 
@@ -141,7 +141,7 @@ class BoardActions(RuleBasedStateMachine):
     def position_is_the_replay_of_the_records(self) -> None:
         if not hasattr(self, "rig"):
             return
-        game = replay(self.ctl.variant, self.ctl.settings.fen, self.ctl.records)
+        game = game_of(self.ctl.variant, self.ctl.settings.fen, self.ctl.records)
         assert game.board.fen() == self.ctl.game.board.fen()
         assert self.ctl.exp.base == frozenset(self.ctl.map.rc(sq) for sq in self.ctl.game.board.pieces())
 

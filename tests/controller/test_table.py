@@ -13,7 +13,7 @@ from controller.config import Config
 from controller.errors import Refused
 from controller.health import FAULT_LIGHT
 from controller.offline import OfflinePorts
-from controller.sensorlog import SensorLogWriter, read_log, replay
+from controller.sensorlog import SensorLogWriter, play_back, read_log
 from controller.settings import GameSettings
 from controller.states import PERSON_IDLE
 from controller.table import Table
@@ -112,7 +112,7 @@ def test_a_replayed_sensor_log_applies_the_masks_it_was_played_with() -> None:
     writer.command(clock.now() + 0.5, cmd.MaskSquares(((thirteen[0], thirteen[1]),), True))
     writer.occupancy(clock.now() + 1.0, start - {nine})
     writer.occupancy(clock.now() + 1.2, (start - {nine}) | {thirteen})
-    result = replay(read_log("masked.jsonl", stream.getvalue().split("\n")))
+    result = play_back(read_log("masked.jsonl", stream.getvalue().split("\n")))
     said = "\n".join(text for _, _, text in result.said)
     assert "Masked 13" in said
     assert "cannot see a piece on 13" in said, said

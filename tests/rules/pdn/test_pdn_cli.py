@@ -14,7 +14,7 @@ from _rulestest import playout
 
 from controller.cli import main
 from rules.pdn import game_from_board, variant_of, write_game
-from rules.pdn.cli import Progress
+from rules.pdn.cli import ReadProgress
 
 FAIL = CORPUS / "fail"
 SUCCEED = CORPUS / "succeed"
@@ -128,14 +128,14 @@ class _Terminal(io.StringIO):
 
 def test_progress_counts_on_one_terminal_line_and_wipes_it() -> None:
     screen = _Terminal()
-    progress = Progress(screen, every=0.0)
+    progress = ReadProgress(screen, every=0.0)
     progress.update("big.pdn", 4200)
     progress.update("big.pdn", 8400)
     progress.clear()
     assert screen.getvalue() == ("\rbig.pdn: 4,200 games read\x1b[K\rbig.pdn: 8,400 games read\x1b[K"
                                  "\r\x1b[K")
     quiet = io.StringIO()            # not a terminal (a pipe, a log file): nothing at all
-    Progress(quiet, every=0.0).update("big.pdn", 1)
+    ReadProgress(quiet, every=0.0).update("big.pdn", 1)
     assert quiet.getvalue() == ""
 
 

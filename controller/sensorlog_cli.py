@@ -11,13 +11,13 @@ import argparse
 import logging
 from pathlib import Path
 
-from .sensorlog import SensorLogError, describe_frame, read_log, replay
+from .sensorlog import SensorLogError, describe_frame, play_back, read_log
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``dboard replay-sensors`` subcommand."""
     parser = sub.add_parser("replay-sensors", help="replay a sensor log and print what the board records",
-                            description="Replay a sensor log (dboard play --sensor-log) through the "
+                            description="Playback a sensor log (dboard play --sensor-log) through the "
                                         "controller on a simulated clock: the moves recorded, refusals, the "
                                         "final LEDs.")
     parser.add_argument("log", type=Path, help="the sensor log (JSON lines)")
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the log, print what the controller made of it; 1 when ``--expect`` differs."""
+    """Playback the log, print what the controller made of it; 1 when ``--expect`` differs."""
     logging.getLogger("transitions").setLevel(logging.WARNING)  # its per-transition INFO lines are noise here
     try:
         log = read_log(args.log)
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
             if not args.quiet_messages:
                 print(f"  {at:8.3f} s  [{level}] {text}")
 
-        result = replay(log, said)
+        result = play_back(log, said)
     except SensorLogError as exc:
         raise SystemExit(f"dboard replay-sensors: error: {exc}") from None
     span = log.entries[-1].t - log.start if log.entries else 0.0
