@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from firmware_bridge.base import SquareError
 from firmware_bridge.clock import Clock
 from firmware_bridge.device import wire_map
 from firmware_bridge.faults import WireMap
@@ -431,7 +432,10 @@ class Table:
         board = self.simulated
         if board is None:
             raise Refused("virtual lift/place needs the simulated board")
-        (board.lift if isinstance(c, cmd.Lift) else board.place)((c.row, c.col))
+        try:
+            (board.lift if isinstance(c, cmd.Lift) else board.place)((c.row, c.col))
+        except SquareError as exc:   # a square off the virtual board
+            raise Refused(str(exc)) from exc
 
     # --- the rest of the commands -----------------------------------------------------------------------
     def _save_pdn(self) -> None:

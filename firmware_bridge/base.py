@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from .errors import BridgeError
 from .interfaces import ChangeListener, SensorSource, SnapshotListener
 from .types import Cell, CellChange, LedFrame, Occupancy
 
@@ -15,11 +16,11 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 
-class SquareError(ValueError):
+class SquareError(BridgeError, ValueError):
     """A square outside the board (names the square and the board size)."""
 
 
-class FrameSizeError(ValueError):
+class FrameSizeError(BridgeError, ValueError):
     """An LED frame whose size differs from the board's."""
 
 

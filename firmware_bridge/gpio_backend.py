@@ -12,6 +12,7 @@ from typing import Any
 
 from .base import Listeners, OccupancyTracker, TrackedSensorSource, check_frame
 from .clock import Clock, MonotonicClock
+from .errors import BridgeError
 from .interfaces import GpioModule, LedOutput
 from .scanner import Debouncer, Diagnostics, MatrixScanner
 from .types import CellChange, LedFrame
@@ -22,7 +23,7 @@ log = logging.getLogger(__name__)
 POLARITIES = ("closed-occupied", "open-occupied")
 
 
-class BackendUnavailable(ValueError):
+class BackendUnavailable(BridgeError, ValueError):
     """A hardware library the chosen backend needs is not installed."""
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from readers import ReadError, read_text
 
+from .errors import BridgeError
+
 BACKENDS = ("simulated", "gpio", "serial")
 WHITE_SIDES = ("south", "north", "west", "east")
 SENSOR_SETS = ("all", "dark", "light")
@@ -23,7 +25,7 @@ IDLE_MODES = ("input", "high")
 SPI0_PINS = (7, 8, 9, 10, 11)      # CE1, CE0, MISO, MOSI, SCLK: claimed by the spidev driver
 
 
-class ProfileError(ValueError):
+class ProfileError(BridgeError, ValueError):
     """A profile that cannot be used: names the file, the key and what was expected."""
 
 

@@ -6,6 +6,7 @@ import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from .errors import BridgeError
 from .types import Cell
 
 VERSION = 0x01
@@ -40,7 +41,7 @@ class ErrorCode(IntEnum):
     BAD_COBS = 6   # host-side counter only; never sent
 
 
-class ProtocolError(ValueError):
+class ProtocolError(BridgeError, ValueError):
     """A frame that cannot be accepted; ``code`` says why (an ErrorCode)."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:
