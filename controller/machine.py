@@ -4,7 +4,7 @@ It is the model of the state machine declared in ``controller.states``: each sta
 reads the board while it is current (``on_board``), entering a turn starts it (clocks, the engine, the LEDs),
 and committing a move is the ``commit`` transition whose conditions choose the next turn. The game's record
 (plies, journal, clocks, PDN) is a ``GameRecord``; what belongs to one ply (the legal moves' shapes, the
-computer's move, timers) is a ``_Turn``, replaced whole after every ply.
+computer's move, timers) is a ``Turn`` (``controller.turn``), replaced whole after every ply.
 
 Synchronous and time-injected: every input carries or reads the injected clock, timers are deadlines checked
 on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wraps it in asyncio.
@@ -16,7 +16,6 @@ import logging
 import typing
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from .record import GameRecord, color_name, forced_fen
 from .settings import EngineJob, GameSettings
 from .squares import BoardMap
 from .teaching import why_immobile
+from .turn import Amendable, Deadline, DeadlineData, MissedCapture, Turn
 
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
@@ -49,76 +49,6 @@ log = logging.getLogger(__name__)
 STATES, TRANSITIONS = states.STATES, states.TRANSITIONS
 RETRY_SECONDS = 2.0
 """A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
-
-
-@dataclass
-class _Deadline:
-    """The one timer of a turn: ``kind`` fires once the board has stayed as it is until ``at``."""
-
-    kind: str
-    at: float
-    data: Any = None
-
-
-@dataclass
-class _Missed:
-    """A move that ignored a compulsory capture, waiting for the opponent's answer."""
-
-    origin: Cell
-    target: Cell
-    should: tuple[Cell, ...]
-    text: str
-    policy: str
-    by: str
-    objection_ply: int | None = None
-
-
-@dataclass(frozen=True)
-class _Previous:
-    """The person's move just recorded, amendable until the side to move touches the board: the position
-    before it (as an Expectation), the move, and the squares touched making it."""
-
-    exp: Expectation
-    shape: MoveShape
-    touched: frozenset[Cell]
-
-
-@dataclass
-class _Turn:
-    """What belongs to one ply: its legal moves as the board shows them, the computer's chosen move, the
-    candidates waiting, the squares touched, the timers. A new ply gets a new _Turn."""
-
-    exp: Expectation
-    token: int
-    crown: Cell | None = None
-    restore: bool = False
-    """The board must show exactly this position again (after a takeback by command or a huff)."""
-    computer_shape: MoveShape | None = None
-    engine_asked: bool = False
-    pending: tuple[MoveShape, ...] = ()
-    touched: set[Cell] = field(default_factory=set)
-    deadline: _Deadline | None = None
-    grace_at: float | None = None
-    refused_at: frozenset[Cell] | None = None
-    alt_warned: frozenset[Cell] | None = None
-    unsaved: str | None = None
-    """Why this ply could not be saved, once said (a retry that fails again says nothing new)."""
-    previous: _Previous | None = None
-    """The last move while it may still be amended (None once the side to move touched the board)."""
-    lifted_since: float | None = None
-    """Since when a piece of the side to move has been off its square (a sustained lift is a touch)."""
-    restored: int | None = None
-    """The board showed the position this many plies back: a takeback if what follows is legal from there."""
-    start_question: int | None = None
-    """The start position stands after this many plies: new game or takeback? (asked in out_of_sync)"""
-    amending: str | None = None
-    """The move being amended (its text), said when its replacement is recorded."""
-    after: dict[Move, Expectation] = field(default_factory=dict)
-    """The position after a pending move, as an Expectation (the reply's first touch is read against it)."""
-    told: set[Cell] = field(default_factory=set)
-    """The squares whose "not your turn" was said this turn."""
-    jump_on_said: bool = False
-    """A capture that may stop or jump on (Konane) was explained this turn."""
 
 
 def _ahead(board: Board, color: Color) -> bool:
@@ -216,7 +146,7 @@ class Controller:
         self.start_occupancy = Expectation(start, self.map).base
         self.start_fen = start.fen()
         self.history: list[frozenset[Cell]] = [Expectation(b, self.map).base for b in record.boards()]
-        self.missed_info: _Missed | None = None
+        self.missed_info: MissedCapture | None = None
         self.draw_offer: str | None = None
         self.claimable: str | None = None   # the reason of the draw a player may claim now
         self.color_warned = False
@@ -224,11 +154,11 @@ class Controller:
         self._new_turn()
 
     def _new_turn(self, crown: Cell | None = None, restore: bool = False,
-                  previous: _Previous | None = None) -> None:
+                  previous: Amendable | None = None) -> None:
         self._tokens += 1
         self.alert = None
-        self.turn = _Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
-                          previous=previous)
+        self.turn = Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
+                         previous=previous)
 
     @property
     def settings(self) -> GameSettings:
@@ -424,15 +354,15 @@ class Controller:
             turn.grace_at = None
             self._go_out_of_sync()
 
-    def _arm(self, kind: str, now: float, data: Any = None, ms: int | None = None) -> None:
+    def _arm(self, kind: str, now: float, data: DeadlineData = None, ms: int | None = None) -> None:
         """Set the turn's one deadline: ``kind`` fires once the board stayed as it is for the settle time (or
         ``ms``). Arming the deadline already pending (the board did not change) keeps its time."""
         d = self.turn.deadline
         if d is not None and d.kind == kind and d.data == data:
             return
-        self.turn.deadline = _Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
+        self.turn.deadline = Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
 
-    def _on_deadline(self, d: _Deadline, now: float) -> None:
+    def _on_deadline(self, d: Deadline, now: float) -> None:
         if d.kind == "settle":
             candidates = disambiguate(self.turn.pending, frozenset(self.turn.touched))
             if len(candidates) == 1:
@@ -442,12 +372,14 @@ class Controller:
         elif d.kind == "reply" and len(self.turn.pending) == 1:
             self._commit(self.turn.pending[0])
         elif d.kind == "takeback":
+            assert isinstance(d.data, int)
             self._takeback(d.data, physical=True)
         elif d.kind == "restart":
             self.new_game()
         elif d.kind == "retry":
             self._on_board(now)
         elif d.kind == "missed" and self._can("lift"):
+            assert isinstance(d.data, tuple) and len(d.data) == 3
             self._missed_capture(*d.data)
 
     # --- reading the board, state by state ------------------------------------------------------------
@@ -997,7 +929,7 @@ class Controller:
             self._save_refused(str(exc), shape, error=exc)
             return
         crown = shape.target if shape.move.promotion else None
-        previous = _Previous(turn.exp, shape, frozenset(turn.touched)) if by_person else None
+        previous = Amendable(turn.exp, shape, frozenset(turn.touched)) if by_person else None
         self._after_ply(record, crown=crown, previous=previous)
         if turn.amending is not None and turn.amending != shape.text:
             self.say(f"Amended: {shape.text}, not {turn.amending}.")
@@ -1016,7 +948,7 @@ class Controller:
             self._on_board(self.clock.now())
 
     def _after_ply(self, record: Record, crown: Cell | None = None, restore: bool = False,
-                   previous: _Previous | None = None) -> None:
+                   previous: Amendable | None = None) -> None:
         """A ply is recorded: the next turn's expectations, the occupancy history, the event."""
         if self.missed_info is not None and self.missed_info.objection_ply is not None \
                 and len(self.records) > self.missed_info.objection_ply + 1:
@@ -1066,7 +998,7 @@ class Controller:
         opponent = "black" if by == "white" else "white"
         should = self.exp.must_capture
         capture_texts = ", ".join(s.text for s in self.exp.shapes)
-        self.missed_info = _Missed(origin, target, should, text, policy, by)
+        self.missed_info = MissedCapture(origin, target, should, text, policy, by)
         if policy == "accept_on_next_move":
             self.say(f"{by} played {text} without the compulsory capture ({capture_texts}); it stands unless "
                      f"{opponent} asks to retract it before moving.", "warning")
@@ -1139,7 +1071,7 @@ class Controller:
                      else f"Huff: take the piece on {name} off the board.")
 
     # --- takeback, end --------------------------------------------------------------------------------
-    def _takeback(self, plies: int, physical: bool, amended: _Previous | None = None) -> None:
+    def _takeback(self, plies: int, physical: bool, amended: Amendable | None = None) -> None:
         """Take ``plies`` plies back, then read the board again (``amended``: the last move, to be replaced by
         the one on the board, read with the squares touched making both)."""
         if not self.config.takeback and amended is None:
@@ -1334,7 +1266,7 @@ class Controller:
         self.alert = {"text": text, "level": "refusal"}
         if shape is not None:
             self._display(self.hints.refused(self.exp, shape.origin, shape.target))
-            self.turn.deadline = _Deadline("retry", self.clock.now() + RETRY_SECONDS)
+            self.turn.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
             if self.turn.unsaved == message:
                 return
             self.turn.unsaved = message
