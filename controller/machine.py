@@ -4,7 +4,8 @@ It is the model of the state machine declared in ``controller.states``: each sta
 reads the board while it is current (``on_board``), entering a turn starts it (clocks, the engine, the LEDs),
 and committing a move is the ``commit`` transition whose conditions choose the next turn. The game's record
 (plies, journal, clocks, PDN) is a ``GameRecord``; what belongs to one ply (the legal moves' shapes, the
-computer's move, timers) is a ``Turn`` (``controller.turn``), replaced whole after every ply.
+computer's move, timers) is a ``Turn`` (``controller.turn``), replaced whole after every ply. What it says
+goes through its ``Voice`` (``controller.voice``).
 
 Synchronous and time-injected: every input carries or reads the injected clock, timers are deadlines checked
 on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wraps it in asyncio.
@@ -12,9 +13,7 @@ on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wr
 
 from __future__ import annotations
 
-import logging
 import typing
-from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -41,10 +40,9 @@ from .settings import EngineJob, GameSettings
 from .squares import BoardMap
 from .teaching import why_immobile
 from .turn import Amendable, Deadline, DeadlineData, MissedCapture, Turn
+from .voice import Voice, computer_plays, set_up_request
 
 __all__ = ["Controller", "EngineJob", "GameSettings"]
-
-log = logging.getLogger(__name__)
 
 STATES, TRANSITIONS = states.STATES, states.TRANSITIONS
 RETRY_SECONDS = 2.0
@@ -95,6 +93,14 @@ class Controller:
         self.journal = journal
         self.pdn_dir = pdn_dir
         self._emit = emit or (lambda event: None)
+        self.voice = Voice(self._emit)
+        self.say = self.voice.say
+        """A sentence for the person (``Voice.say``): kept in the message history, sent as a Message."""
+        self.refuse_unsaved = self.voice.save_refused
+        """Something asked of the game (a new game over it) could not be saved: refused out loud, as a move
+        that cannot be saved is (``Voice.save_refused``)."""
+        self.messages = self.voice.messages
+        self.save_errors = self.voice.save_errors
         self._show = show or (lambda frame: None)
         self.request_engine = request_engine
         self._wall = wall or datetime.now
@@ -105,11 +111,6 @@ class Controller:
         self.occupancy: frozenset[Cell] = frozenset()
         self.frame: LedFrame | None = None
         self.progress: dict[str, Any] | None = None
-        self.messages: deque[dict[str, str]] = deque(maxlen=20)
-        self.save_errors: list[SaveError] = []
-        """Every save that failed, newest last: a command that caused one failed, whatever else it did."""
-        self.alert: dict[str, str] | None = None
-        """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
         self.moves_itself = False
         """The board moves the pieces the game asks for by itself (the virtual board, set by the Session):
@@ -156,7 +157,7 @@ class Controller:
     def _new_turn(self, crown: Cell | None = None, restore: bool = False,
                   previous: Amendable | None = None) -> None:
         self._tokens += 1
-        self.alert = None
+        self.voice.clear()
         self.turn = Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
                          previous=previous)
 
@@ -201,6 +202,11 @@ class Controller:
         """The token the current engine request carries; answers quoting another one are stale."""
         return self.turn.token
 
+    @property
+    def alert(self) -> dict[str, str] | None:
+        """The refusal or warning the board is in now (``Voice.alert``): shown until it is resolved."""
+        return self.voice.alert
+
     def new_game(self, settings: GameSettings | None = None, *, at_start: bool = False) -> None:
         """Start a new game (journaled) and wait for its start position on the board. When it cannot be saved
         the new game is refused and the game goes on; ``at_start`` it begins anyway, and its journal is
@@ -208,24 +214,16 @@ class Controller:
         try:
             record = self._new_record(settings or self.settings, journaled=True, defer=at_start)
         except SaveError as exc:
-            self._save_refused(f"New game refused: {exc} (the game goes on)", error=exc)
+            self.voice.save_refused(f"New game refused: {exc} (the game goes on)", exc)
             return
         self._setup(record)
         self.reset()
-        self.say(f"New game of {self.variant.name}{self._set_up_what()}")
+        what = set_up_request(self.variant, self.start_fen, moves_itself=self.moves_itself,
+                              virtual=self.virtual)
+        self.say(f"New game of {self.variant.name}{what}")
         if record.unsaved is not None:
             self.say(f"{record.unsaved}: moves are refused until it can be saved.", "error")
         self._on_board(self.clock.now())
-
-    def _set_up_what(self) -> str:
-        """What a new game asks of the person's hands: the start position, another position shown by the
-        LEDs, or nothing (the board arranges itself)."""
-        if self.moves_itself:
-            return "."
-        button = " (Arrange pieces on the page, `setup` at the console, does it)" if self.virtual else ""
-        if self.start_fen == Board(self.variant).fen():
-            return f": set up the start position{button}."
-        return f": set up the position shown: the lit squares say what to empty and fill{button}."
 
     def resume(self, state: JournalState, settings: GameSettings | None = None) -> None:
         """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring. A
@@ -312,19 +310,11 @@ class Controller:
         self.turn.computer_shape = shape
         self.record.pause_clock(self.clock.now())   # carrying the move out on the board costs nobody time
         if not self.moves_itself:   # the virtual board makes it at once: said once played (_commit)
-            self.say(f"{self._mover_plays(shape.text, self.record.mover, len(self.records))}: move the piece "
-                     f"as the LEDs show.")
+            plays = computer_plays(self.record, shape.text, self.record.mover, len(self.records))
+            self.say(f"{plays}: move the piece as the LEDs show.")
         if self.turn_state == "computer":
             self.engine_answered()
         self._on_board(self.clock.now())
-
-    def _mover_plays(self, text: str, by: str, ply: int, done: bool = False) -> str:
-        """The computer's move (the ``ply``-th of the game, 0 first) in words; a replay's is the record's
-        ("Move 12: 29-33"), numbered as the PDN numbers it."""
-        if self.settings.human_color == "none":
-            first = 0 if self.record.start_board().turn == self.variant.first else 1
-            return f"Move {(first + ply) // 2 + 1}: {text}"
-        return f"The computer ({by}) {'played' if done else 'plays'} {text}"
 
     def _on_board(self, now: float) -> None:
         """Hand the board to the current state's reader (its ``on_board``, or its parent's)."""
@@ -418,7 +408,7 @@ class Controller:
         turn = self.turn
         reading = turn.exp.read(self.played)
         if reading.kind != "none":
-            self.alert = None
+            self.voice.clear()
         if reading.kind == "rest":
             turn.grace_at = None
             turn.pending = ()
@@ -495,7 +485,7 @@ class Controller:
         if reading.kind == "none" and turn.pending and self._reply_begun(now):
             return
         if reading.kind == "rest" or (shape is not None and shape in reading.partial):
-            self.alert = None
+            self.voice.clear()
         if reading.kind == "rest":
             turn.grace_at = None
             turn.pending = ()
@@ -524,8 +514,8 @@ class Controller:
                 return
             if other is not None and turn.alt_warned != self.played:
                 turn.alt_warned = self.played
-                self._warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
-                           f"as the LEDs show and play {shape.text}.")
+                self.voice.warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece "
+                                f"back as the LEDs show and play {shape.text}.")
             to_empty, to_fill = self._sync_diff()
             self._display(self.hints.computer_fix(shape, to_empty, to_fill))
             return
@@ -547,7 +537,7 @@ class Controller:
             return
         reading = turn.exp.read(self.played)
         if reading.kind != "none":
-            self.alert = None
+            self.voice.clear()
             self.resync()
             self._on_board(now)
             return
@@ -649,13 +639,13 @@ class Controller:
         if self.config.touch_move:
             text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
                     f"{self.map.name(previous.shape.target)}.")
-            if reading.kind != "partial" and (self.alert is None or self.alert["text"] != text):
-                self._warn(text)
+            if reading.kind != "partial" and (self.voice.alert is None or self.voice.alert["text"] != text):
+                self.voice.warn(text)
             to_empty, to_fill = self._sync_diff()
             self._display(self.hints.sync(to_empty, to_fill))
             return True
         if reading.kind == "partial":
-            self.alert = None
+            self.voice.clear()
             self._display(self._progress_frame(reading, previous.exp))
             return True
         self._takeback(1, physical=True, amended=previous)
@@ -706,9 +696,9 @@ class Controller:
     def _ask_start(self, plies: int) -> None:
         """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
         self.turn.start_question = plies
-        self._warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
-                   f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
-                   f"takes them back.")
+        self.voice.warn(f"The start position is set up after {plies} plies: a new game, or take back all "
+                        f"{plies}? Choose on the page (console: new, or takeback {plies}); a move from the "
+                        f"start position takes them back.")
         if self._can("lose_sync"):
             self.lose_sync()
         self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
@@ -726,7 +716,7 @@ class Controller:
             self._takeback(plies, physical=True)
             return True
         self.turn.start_question = None
-        self.alert = None
+        self.voice.clear()
         return False
 
     def start_position_choice(self, choice: str) -> None:
@@ -767,8 +757,8 @@ class Controller:
             self.turn.told.add(lifted)
             mover = self.record.mover
             who = f"the computer ({mover})" if self.computer_to_move() else mover
-            self._warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
-                       f"{self.map.name(lifted)}.")
+            self.voice.warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
+                            f"{self.map.name(lifted)}.")
         self._display(self.hints.not_your_turn(self.exp, lifted, self.turn.crown))
 
     def _explain_immobile(self, lifted: Cell) -> None:
@@ -779,8 +769,8 @@ class Controller:
             return
         self.turn.told.add(lifted)
         why = why_immobile(self.game.board, square)
-        self._refuse(f"{why.text[0].upper()}{why.text[1:]}. {self._rule_of(why.reason)}. Put it back",
-                     why.reason)
+        self.voice.refuse(f"{why.text[0].upper()}{why.text[1:]}. {self._rule_of(why.reason)}. Put it back",
+                          why.reason, self.variant)
 
     def _rule_of(self, reason: Illegal) -> str:
         """Teaching mode's words for the rule behind a refusal, and where its rules page explains it."""
@@ -815,7 +805,7 @@ class Controller:
             return
         if self.teaching:   # the lesson: the rule by name, and where the rules page explains it
             message = f"{message}. {self._rule_of(reason)}. Put the piece back"
-        self._refuse(message, reason)
+        self.voice.refuse(message, reason, self.variant)
         self._display(self.hints.refused(self.exp, origin, target))
 
     # --- entering states ------------------------------------------------------------------------------
@@ -912,21 +902,25 @@ class Controller:
             parts = [f"take the piece off {self.map.name(sq)}" for sq in to_empty]
             parts += [f"put a {f.color} {'king' if f.king else 'man'} on {self.map.name(f.square)}"
                       for f in to_fill]
-            self._warn("The board does not match the game: " + "; ".join(parts) + ".")
+            self.voice.warn("The board does not match the game: " + "; ".join(parts) + ".")
         self.lose_sync()
 
     # --- committing -----------------------------------------------------------------------------------
     def _commit(self, shape: MoveShape) -> None:
         """The board shows ``shape``: record it (journal first), then the machine moves to the next turn. A
-        move that cannot be saved is refused, the game unchanged, and tried again while the board shows it. A
-        person's move may be amended until the side to move touches the board."""
+        move that cannot be saved is refused, the game unchanged, and tried again every RETRY_SECONDS while
+        the board shows it (said once). A person's move may be amended until the side to move touches the
+        board."""
         turn = self.turn
         by_person = not self.computer_to_move()
         by = self.record.mover
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
-            self._save_refused(str(exc), shape, error=exc)
+            self._display(self.hints.refused(self.exp, shape.origin, shape.target))
+            turn.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
+            self.voice.save_refused(str(exc), exc, again=turn.unsaved == str(exc))
+            turn.unsaved = str(exc)
             return
         crown = shape.target if shape.move.promotion else None
         previous = Amendable(turn.exp, shape, frozenset(turn.touched)) if by_person else None
@@ -934,7 +928,7 @@ class Controller:
         if turn.amending is not None and turn.amending != shape.text:
             self.say(f"Amended: {shape.text}, not {turn.amending}.")
         if not by_person and self.moves_itself:
-            self.say(self._mover_plays(shape.text, by, len(self.records) - 1, done=True) + ".")
+            self.say(computer_plays(self.record, shape.text, by, len(self.records) - 1, done=True) + ".")
         if crown is not None:
             square = self.map.name(shape.target)
             self.say(f"The man on {square} is crowned." if self.moves_itself
@@ -976,7 +970,7 @@ class Controller:
             wanted = self.computer_shape.text if self.computer_shape else "nothing yet (it is thinking)"
             raise ValueError(f"{text} is not the computer's move; it plays {wanted}")
         if self.turn_state == "out_of_sync":
-            self.alert = None
+            self.voice.clear()
             self.resync()
             if self.turn_state not in ("person", "computer"):
                 raise ValueError("put the pieces back as the LEDs show first")
@@ -1006,9 +1000,10 @@ class Controller:
             self._force(origin, target, None, text, by)
             return
         choices = "retract or accept" if policy.endswith("accept") else "retract or huff"
-        self._refuse(f"{text}: a capture was compulsory ({capture_texts})", Illegal.MUST_CAPTURE)
-        self._warn(f"{by} played {text} without the compulsory capture ({capture_texts}). "
-                   f"{opponent} chooses: {choices}.")
+        self.voice.refuse(f"{text}: a capture was compulsory ({capture_texts})", Illegal.MUST_CAPTURE,
+                          self.variant)
+        self.voice.warn(f"{by} played {text} without the compulsory capture ({capture_texts}). "
+                        f"{opponent} chooses: {choices}.")
         self.lift()
         self.missed()
         self._display(self.hints.missed(origin, target, should))
@@ -1024,7 +1019,7 @@ class Controller:
         try:
             record = self.record.force(fen, label, by)
         except SaveError as exc:
-            self._save_refused(str(exc), error=exc)
+            self.voice.save_refused(str(exc), exc)
             return False
         self._after_ply(record, restore=remove is not None)
         self.commit()
@@ -1106,9 +1101,7 @@ class Controller:
         try:
             self.record.finish(result, reason)
         except SaveError as exc:
-            log.warning("%s", exc)
-            self.save_errors.append(exc)
-            self.say(f"{exc}.", "error")
+            self.voice.save_failed(exc)
         self._emit(ev.GameOver(result, reason))
         self.say(f"Game over: {result} ({reason}).")
 
@@ -1247,46 +1240,6 @@ class Controller:
             self.frame = frame
             self._show(frame)
             self._emit(ev.HintFrame(frame))
-
-    def say(self, text: str, level: str = "info") -> None:
-        """A sentence for the person: kept in the message history and sent as a Message event."""
-        self.messages.append({"text": text, "level": level})
-        self._emit(ev.Message(text, level))
-
-    def refuse_unsaved(self, message: str, error: SaveError) -> None:
-        """Something asked of the game (a new game over it) could not be saved: refused out loud, as a move
-        that cannot be saved is."""
-        self._save_refused(message, error=error)
-
-    def _save_refused(self, message: str, shape: MoveShape | None = None, *, error: SaveError) -> None:
-        """What was just done could not be saved: refused on the page, the terminal and (for a move) the LEDs,
-        the game as it was; a move standing on the board is tried again every RETRY_SECONDS (said once)."""
-        self.save_errors.append(error)
-        text = f"Refused: {message}"
-        self.alert = {"text": text, "level": "refusal"}
-        if shape is not None:
-            self._display(self.hints.refused(self.exp, shape.origin, shape.target))
-            self.turn.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
-            if self.turn.unsaved == message:
-                return
-            self.turn.unsaved = message
-        log.warning("%s", message)
-        self.messages.append({"text": text, "level": "refusal"})
-        self._emit(ev.Refusal(message, "saving"))
-
-    def _refuse(self, message: str, reason: Illegal) -> None:
-        """A Refusal event, kept in the message history too so that a page opened later shows it, and the
-        alert until the board is right again."""
-        text = f"Refused: {message} ({reason.rule})"
-        section = f"docs/rules/{self.variant.id}.md#{reason.section}"
-        self.messages.append({"text": text, "level": "refusal", "section": section})
-        self.alert = {"text": text, "level": "refusal"}
-        self._emit(ev.Refusal(message, reason.rule, section))
-
-    def _warn(self, text: str) -> None:
-        """A warning that stands as the alert until the board is right again."""
-        self.say(text, "warning")
-        self.alert = {"text": text, "level": "warning"}
 
     def state_dict(self) -> dict[str, Any]:
         """The full JSON-ready state for a newly connected client (StateChanged payload)."""
