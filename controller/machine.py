@@ -5,7 +5,7 @@ reads the board while it is current (``on_board``), entering a turn starts it (c
 and committing a move is the ``commit`` transition whose conditions choose the next turn. The game's record
 (plies, journal, clocks, PDN) is a ``GameRecord``; what belongs to one ply (the legal moves' shapes, the
 computer's move, timers) is a ``Turn`` (``controller.turn``), replaced whole after every ply. What it says
-goes through its ``Voice`` (``controller.voice``).
+goes through its ``Voice`` (``controller.voice``); ``controller.view`` turns it into the page's JSON.
 
 Synchronous and time-injected: every input carries or reads the injected clock, timers are deadlines checked
 on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wraps it in asyncio.
@@ -24,7 +24,6 @@ from transitions import EventData
 from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
 from rules import Board, Color, Game, Illegal, IllegalMoveError, InvalidSquareError, Move, Variant
-from rules.options import to_json
 
 from . import commands as cmd
 from . import events as ev
@@ -1240,47 +1239,6 @@ class Controller:
             self.frame = frame
             self._show(frame)
             self._emit(ev.HintFrame(frame))
-
-    def state_dict(self) -> dict[str, Any]:
-        """The full JSON-ready state for a newly connected client (StateChanged payload)."""
-        board = self.game.board
-        pieces = [{"row": r, "col": c, "color": color_name(color), "king": king}
-                  for (r, c), (color, king) in sorted(self.exp.pieces.items())]
-        moves = [{"ply": i + 1, "text": rec.text, "by": rec.by, "fen": rec.fen}
-                 for i, rec in enumerate(self.records)]
-        cells = self.map.rc
-        last = None
-        if board.move_stack and self.records and self.records[-1].kind == "move":
-            m = board.peek()
-            last = {"from": list(self.map.rc(m.from_square)), "to": list(self.map.rc(m.to_square)),
-                    "captures": [list(self.map.rc(sq)) for sq in m.captures]}
-        shape = self.turn.computer_shape
-        return {
-            "variant": self.variant.id, "variant_name": self.variant.name,
-            "variant_options": to_json(self.variant.option_values()), "first": color_name(self.variant.first),
-            "rows": self.variant.height, "cols": self.variant.width,
-            "orientation": "white-far" if self.settings.flipped else "white-near",
-            "pieces": pieces, "turn": color_name(board.turn), "state": self.state,
-            "legal_moves": [s.text for s in self.exp.shapes], "moves": moves, "last_move": last,
-            "legal_paths": [{"text": s.text, "path": [list(cells(sq)) for sq in s.move.path],
-                             "captures": [list(c) for c in s.captures]} for s in self.exp.shapes],
-            "start_fen": self.start_fen, "draw_offer": self.draw_offer,
-            "leds": ev.frame_to_json(self.frame) if self.frame else [],
-            "clocks": self.clocks.to_json(self.clock.now()) if self.clocks is not None else None,
-            "engine": {"opponent": self.settings.opponent, "level": self.settings.level,
-                       "progress": self.progress,
-                       "thinking": self.state == "computer.thinking",
-                       "move": shape.text if shape else None},
-            "human_color": self.settings.human_color, "teaching": self.teaching,
-            "messages": list(self.messages), "alert": self.alert,
-            "question": ({"kind": "start_position", "plies": self.turn.start_question}
-                         if self.turn.start_question is not None else None),
-            "result": {"result": self.outcome[0], "reason": self.outcome[1]} if self.outcome else None,
-            "claimable_draw": self.claimable if self.outcome is None else None,
-            "board_connected": not self.board_lost,
-            "occupancy": [list(sq) for sq in sorted(self.occupancy)],
-            "fen": board.fen(),
-        }
 
     def __repr__(self) -> str:
         return (f"Controller({self.variant.id}, state={self.state}, ply={len(self.records)}, "

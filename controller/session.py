@@ -48,6 +48,7 @@ from rules import Board, Move, Variant, get_variant
 
 from . import commands as cmd
 from . import events as ev
+from . import view
 from .broadcast.place import BroadcastPlace, load_place, save_place
 from .config import Config
 from .datadir import Notice, prepare
@@ -254,7 +255,7 @@ class Session:
         board that does not answer is not connected, whatever the controller last heard)."""
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
-        state = (self.controller.state_dict()
+        state = (view.game_state(self.controller)
                  | {"rating": self._rating, "auto_computer": auto, "broadcast": place} | self.health.state()
                  | {"lesson": self.lessons.to_json(self.controller),
                     "exercise_variants": self.lessons.variants})
