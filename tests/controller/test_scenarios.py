@@ -6,6 +6,7 @@ import pytest
 from rig import OPENINGS, Rig
 
 from controller import events as ev
+from controller import reading
 from controller.view import game_state
 from firmware_bridge.types import BLUE, CYAN, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Light, Pattern
 
@@ -488,7 +489,7 @@ def test_two_moves_with_the_same_result_are_told_apart_by_touch_or_asked() -> No
     # A board that two moves explain equally (as two circular captures would): the LEDs ask.
     r.ctl.lift()
     r.ctl.settle()  # the hands as they are when a settled board shows two moves
-    r.ctl._ask((a, b))
+    reading.ask_between(r.ctl, (a, b))
     assert r.state == "person.ambiguous"
     assert set(r.lit()) >= {"31", "35"}
     assert "or" in r.messages().splitlines()[-1]
