@@ -13,7 +13,6 @@ on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wr
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -23,11 +22,11 @@ from transitions import EventData
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
-from rules import Board, Color, Game, Move, Variant
+from rules import Color, Game, Move, Variant
 
+from . import claims, reading, states
 from . import commands as cmd
 from . import events as ev
-from . import reading, states
 from .clocks import GameClocks
 from .config import Config
 from .durable import SaveError
@@ -56,38 +55,14 @@ RETRY_SECONDS = 2.0
 """A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
 
 
-def _ahead(board: Board, color: Color) -> bool:
-    """``color`` has more material (a man 1, a king 2): the computer then plays on instead of claiming."""
-    def material(c: Color) -> int:
-        return len(board.men(c)) + 2 * len(board.kings(c))
-    return material(color) > material(color.opponent)
-
-
-class Controller:
+class Controller(states.Triggers):
     """Joins the board's occupancy to the rules: infers and commits moves, journals them, chooses LED frames.
 
     ``emit`` receives every Event, ``show`` every LED frame, ``request_engine`` every EngineJob (answer with
     ``computer_moved``). All inputs are synchronous; ``clock`` supplies the time.
     """
 
-    state: str
-    if typing.TYPE_CHECKING:  # triggers added by the machine (controller.states.TRANSITIONS)
-        def set_up(self) -> bool: ...
-        def commit(self) -> bool: ...
-        def finish(self, *, result: str, reason: str) -> bool: ...
-        def lose_sync(self) -> bool: ...
-        def take_back(self) -> bool: ...
-        def resync(self) -> bool: ...
-        def reset(self) -> bool: ...
-        def lift(self) -> bool: ...
-        def capture_step(self) -> bool: ...
-        def settle(self) -> bool: ...
-        def put_back(self) -> bool: ...
-        def ask(self) -> bool: ...
-        def reconsider(self) -> bool: ...
-        def missed(self) -> bool: ...
-        def retract(self) -> bool: ...
-        def engine_answered(self) -> bool: ...
+    state: str   # the machine's current state; its triggers are declared in ``states.Triggers``
 
     def __init__(self, config: Config, *, clock: Clock, journal: Journal | None = None,
                  emit: Callable[[ev.Event], None] | None = None,
@@ -256,15 +231,6 @@ class Controller:
         """The rules end the game in the position reached (no move, an automatic draw, ...)."""
         return self.game.outcome() is not None
 
-    def _walked(self, event: EventData) -> None:
-        transition = event.transition
-        if transition is not None and transition.dest is not None:
-            self.walked.add((transition.source, transition.dest))
-
-    def can(self, trigger: str) -> bool:
-        """Whether the machine has ``trigger`` in the current state."""
-        return trigger in self.machine.get_triggers(self.state)
-
     @property
     def turn_state(self) -> str:
         """Whose turn the machine is in: setup, person, computer, out_of_sync or game_over."""
@@ -383,13 +349,13 @@ class Controller:
         if not self._start_turn():
             return
         self.progress = None
-        self._announce_claim()
+        claims.announce(self)
         self.display(self.hints.turn(self.exp, self.turn.crown))
 
     def _enter_computer_turn(self, event: EventData) -> None:
         if not self._start_turn():
             return
-        if self._computer_claims():
+        if claims.computer_claims(self):
             return
         turn = self.turn
         if not turn.engine_asked:
@@ -423,7 +389,7 @@ class Controller:
         if self.record.outcome is None:
             outcome = self.game.outcome()
             assert outcome is not None, "game_over entered without an outcome"
-            self._conclude(outcome.result, outcome.reason)
+            self._finish(outcome.result, outcome.reason)   # in game_over already: no transition
         result = self.record.outcome[0] if self.record.outcome else "1/2-1/2"
         pieces = self.exp.pieces
         if result == "1/2-1/2":
@@ -542,13 +508,9 @@ class Controller:
         info = self.missed_info
         if info is None:
             raise ValueError("there is no missed capture to answer")
-        allowed = {"opponent_choice_retract_or_accept": ("retract", "accept"),
-                   "opponent_choice_retract_or_huff": ("retract", "huff"),
-                   "accept_on_next_move": ("retract",)}.get(info.policy, ())
-        if choice not in allowed:
-            answers = " or ".join(allowed)
-            raise ValueError(f"{self.variant.name}: a missed capture may be answered by {answers}, "
-                             f"not {choice!r}")
+        if choice not in info.answers:
+            raise ValueError(f"{self.variant.name}: a missed capture may be answered by "
+                             f"{' or '.join(info.answers)}, not {choice!r}")
         self.missed_info = None
         back = "" if self.moves_itself else "put the piece back and "
         retracted = f"{info.text} is retracted: {back}capture."
@@ -568,7 +530,7 @@ class Controller:
             if not self.force_ply(info.origin, info.target, None, info.text, info.by):
                 self.missed_info = info   # not saved: the choice is still to be made
         else:
-            huffed = info.target if info.origin in info.should else info.should[0]
+            huffed = info.huffed
             if not self.force_ply(info.origin, info.target, huffed, info.text, info.by):
                 self.missed_info = info
                 return
@@ -606,8 +568,9 @@ class Controller:
             raise ValueError("there is no move to take back")
         self.take_back_plies(plies, physical=False)
 
-    def _conclude(self, result: str, reason: str) -> None:
-        """The game ended: recorded (journal, PDN), late engine answers dropped, said."""
+    def _finish(self, result: str, reason: str) -> None:
+        """End the game now (resignation, agreement, a claim, a fallen flag, or the rules): recorded (journal,
+        PDN), late engine answers dropped, said, and the machine in game_over."""
         self.turn.token = self._tokens = self._tokens + 1
         try:
             self.record.finish(result, reason)
@@ -615,10 +578,6 @@ class Controller:
             self.voice.save_failed(exc)
         self.emit(ev.GameOver(result, reason))
         self.say(f"Game over: {result} ({reason}).")
-
-    def _finish(self, result: str, reason: str) -> None:
-        """End the game now (resignation, agreement, a claim, a fallen flag, or the rules)."""
-        self._conclude(result, reason)
         if self.turn_state != GAME_OVER:
             self.finish(result=result, reason=reason)
 
@@ -629,36 +588,10 @@ class Controller:
         outcome = self.game.resign(Color.WHITE if color == "white" else Color.BLACK)
         self._finish(outcome.result, outcome.reason)
 
-    def _announce_claim(self) -> None:
-        """A claimable draw (variant.draw_claims) on a person's turn is said once."""
-        draw = self.game.claimable_draw()
-        if draw is None:
-            self.claimable = None
-            return
-        if self.claimable != draw.reason:
-            self.say(f"{draw.reason.capitalize()}: a draw may be claimed (claim at the console, "
-                     f"Claim draw on the web page), or play on.")
-        self.claimable = draw.reason
-
-    def _computer_claims(self) -> bool:
-        """The computer claims a claimable draw on its turn unless it is ahead on material; True when it
-        did."""
-        if self.game.claimable_draw() is None:
-            self.claimable = None
-            return False
-        if _ahead(self.game.board, self.game.board.turn):
-            self._announce_claim()
-            return False
-        self._claim(self.record.mover)
-        return True
-
     def claim_draw(self, color: str) -> None:
         """``color`` claims the draw a claim rule of the variant allows now (ValueError if none)."""
         if self.turn_state in (GAME_OVER, SETUP):
             raise ValueError("there is no game in progress")
-        self._claim(color)
-
-    def _claim(self, color: str) -> None:
         draw = self.game.claimable_draw()
         outcome = self.game.claim_draw()   # ValueError when no claim rule holds
         assert draw is not None

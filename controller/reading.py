@@ -6,7 +6,8 @@ against ``ctl.turn.exp`` and the turn's other facts, see ``controller.turn``) an
 Controller's internal API for readers:
 
 - the machine's triggers: ``set_up``, ``lift``, ``capture_step``, ``settle``, ``put_back``, ``ask``,
-  ``reconsider``, ``missed``, ``resync``, ``lose_sync``, and ``can`` (whether the current state has one);
+  ``reconsider``, ``missed``, ``resync``, ``lose_sync`` (and whether the current state has one, asked of
+  ``ctl.machine``);
 - its verbs: ``commit_move`` (record a move, then the next turn), ``take_back_plies``, ``force_ply`` (a ply
   the rules refuse), ``missed_choice``, ``new_game``, ``arm`` (the turn's one timer), ``display`` (an LED
   frame), ``emit`` (an event), ``read_board`` (read again in the state now current), ``reread`` (the same,
@@ -233,9 +234,14 @@ def on_deadline(ctl: Controller, d: Deadline, now: float) -> None:
         ctl.new_game()
     elif d.kind == "retry":
         ctl.read_board(now)
-    elif d.kind == "missed" and ctl.can("lift"):
+    elif d.kind == "missed" and _can(ctl, "lift"):
         assert isinstance(d.data, tuple) and len(d.data) == 3
         _missed_capture(ctl, *d.data)
+
+
+def _can(ctl: Controller, trigger: str) -> bool:
+    """Whether the machine has ``trigger`` in the current state."""
+    return trigger in ctl.machine.get_triggers(ctl.state)
 
 
 # --- what the board is asked to show ------------------------------------------------------------------------
@@ -434,7 +440,7 @@ def _ask_start(ctl: Controller, plies: int) -> None:
     ctl.voice.warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
                    f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
                    f"takes them back.")
-    if ctl.can("lose_sync"):
+    if _can(ctl, "lose_sync"):
         ctl.lose_sync()
     ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
 
@@ -539,7 +545,7 @@ def _check_refusal(ctl: Controller, reading: Reading, now: float) -> None:
     except (InvalidSquareError, ValueError) as exc:
         message, reason = str(exc), Illegal.PIECE_MOVEMENT
     policy = ctl.variant.missed_capture_policy
-    if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and ctl.can("lift"):
+    if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and _can(ctl, "lift"):
         ctl.arm("missed", now, (origin, target, text))
         return
     if ctl.turn.refused_at == ctl.played:

@@ -20,6 +20,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from transitions import EventData
 from transitions.extensions.nesting import HierarchicalMachine, NestedState
 
 from . import reading
@@ -47,7 +48,7 @@ if typing.TYPE_CHECKING:
 __all__ = ["COMPUTER", "COMPUTER_SHOWING", "COMPUTER_THINKING", "GAME_OVER", "HAND_TRIGGERS", "NAMES",
            "OUT_OF_SYNC", "PERSON", "PERSON_AMBIGUOUS", "PERSON_CAPTURING", "PERSON_IDLE", "PERSON_LIFTED",
            "PERSON_MISSED_CAPTURE", "PERSON_SETTLING", "SETUP", "STATES", "TRANSITIONS", "TURNS", "Reader",
-           "TurnMachine", "TurnState", "build", "top"]
+           "Triggers", "TurnMachine", "TurnState", "build", "top"]
 
 Reader = Callable[["Controller", float], None]
 """A board reader: the Controller and the time (``controller.reading``)."""
@@ -118,19 +119,49 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "engine_answered", "source": COMPUTER_THINKING, "dest": COMPUTER_SHOWING},
 ]
 
+class Triggers:
+    """The triggers the machine adds to its model (the Controller), one per trigger of TRANSITIONS: declared
+    for the type checker only, so that the machine can bind them at run time."""
+
+    if typing.TYPE_CHECKING:
+        def set_up(self) -> bool: ...
+        def commit(self) -> bool: ...
+        def finish(self, *, result: str, reason: str) -> bool: ...
+        def lose_sync(self) -> bool: ...
+        def take_back(self) -> bool: ...
+        def resync(self) -> bool: ...
+        def reset(self) -> bool: ...
+        def lift(self) -> bool: ...
+        def capture_step(self) -> bool: ...
+        def settle(self) -> bool: ...
+        def put_back(self) -> bool: ...
+        def ask(self) -> bool: ...
+        def reconsider(self) -> bool: ...
+        def missed(self) -> bool: ...
+        def retract(self) -> bool: ...
+        def engine_answered(self) -> bool: ...
+
+
 HAND_TRIGGERS = ("lift", "capture_step", "settle", "put_back")
 """Hand triggers (and ``reset``, ``take_back``) are idempotent: firing one in its own destination is an
 internal no-op, not drawn."""
 
 
 def build(model: Controller) -> TurnMachine:
-    """The machine for ``model`` (the Controller), in ``setup``, with idempotent hand triggers."""
+    """The machine for ``model`` (the Controller), in ``setup``, with idempotent hand triggers; every
+    transition it takes is added to ``model.walked``."""
     internal = [{"trigger": t["trigger"], "source": t["dest"], "dest": None}
                 for t in TRANSITIONS if t["trigger"] in HAND_TRIGGERS]
     internal.append({"trigger": "reset", "source": SETUP, "dest": None})
     internal.append({"trigger": "take_back", "source": OUT_OF_SYNC, "dest": None})
+
+    def walked(event: EventData) -> None:
+        transition = event.transition
+        if transition is not None and transition.dest is not None:
+            model.walked.add((transition.source, transition.dest))
+
     return TurnMachine(model=model, states=STATES, transitions=[*TRANSITIONS, *internal], initial=SETUP,
-                       queued=True, auto_transitions=False, send_event=True, after_state_change="_walked")
+                       queued=True, auto_transitions=False, send_event=True, after_state_change=walked)
 
 
 def top(state: str) -> str:

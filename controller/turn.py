@@ -78,6 +78,19 @@ class MissedCapture:
     """The ply it was recorded as, under ``accept_on_next_move`` (it stands unless objected to before the
     opponent's next move); None while it waits for the answer."""
 
+    @property
+    def answers(self) -> tuple[str, ...]:
+        """The answers the variant's policy allows: retract, and accept or huff (only retract once it
+        stands)."""
+        return {"opponent_choice_retract_or_accept": ("retract", "accept"),
+                "opponent_choice_retract_or_huff": ("retract", "huff"),
+                "accept_on_next_move": ("retract",)}.get(self.policy, ())
+
+    @property
+    def huffed(self) -> Cell:
+        """The piece a huff takes off: the one that should have captured, or the one that moved instead."""
+        return self.target if self.origin in self.should else self.should[0]
+
 
 @dataclass(frozen=True)
 class Amendable:
