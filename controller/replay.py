@@ -21,6 +21,7 @@ from rules.pdn import PdnError, PdnGame, read_games
 from rules.pdn.validate import start_board, variant_of
 
 from .settings import EngineJob, GameSettings
+from .states import COMPUTER_SHOWING
 
 if TYPE_CHECKING:
     from .machine import Controller
@@ -125,7 +126,7 @@ class ReplayLesson:
         elif step == "forward":
             if len(ctl.records) >= len(self.moves):
                 raise ValueError("the replay is at the end of the game")
-            if ctl.state != "computer.showing":
+            if ctl.state != COMPUTER_SHOWING:
                 raise ValueError("set up the position the LEDs show first")
         else:
             raise ValueError(f"a replay has no step {step!r}: forward, back or stop")
