@@ -25,6 +25,7 @@ from rules import Move, get_variant
 from .durable import SaveError, durable_replace, set_aside_said
 from .errors import Refused
 from .settings import EngineJob, GameSettings
+from .states import PERSON
 
 if TYPE_CHECKING:
     from .machine import Controller
@@ -221,7 +222,7 @@ class ExerciseLesson:
 
     def hint(self, ctl: Controller) -> None:
         """The line's move for the person to make now, lit on the board."""
-        if ctl.turn_state != "person":
+        if ctl.turn_state != PERSON:
             raise Refused("set up the exercise's position first: the LEDs show what is missing")
         ply = len(ctl.records)
         if ply >= len(self.line):

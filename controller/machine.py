@@ -1,10 +1,11 @@
 """The Controller: occupancy snapshots in, committed moves, LED frames and events out.
 
-It is the model of the state machine declared in ``controller.states``: each state names the method that
-reads the board while it is current (``on_board``), entering a turn starts it (clocks, the engine, the LEDs),
-and committing a move is the ``commit`` transition whose conditions choose the next turn. The game's record
-(plies, journal, clocks, PDN) is a ``GameRecord``; what belongs to one ply (the legal moves' shapes, the
-computer's move, timers) is a ``_Turn``, replaced whole after every ply.
+It is the model of the state machine declared in ``controller.states``: each state names the function of
+``controller.reading`` that reads the board while it is current (``on_board``), entering a turn starts it
+(clocks, the engine, the LEDs), and committing a move is the ``commit`` transition whose conditions choose
+the next turn. The game's record (plies, journal, clocks, PDN) is a ``GameRecord``; what belongs to one ply
+(the legal moves' shapes, the computer's move, timers) is a ``Turn`` (``controller.turn``), replaced whole
+after every ply. What it says goes through its ``Voice``; ``controller.view`` turns it into the page's JSON.
 
 Synchronous and time-injected: every input carries or reads the injected clock, timers are deadlines checked
 on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wraps it in asyncio.
@@ -12,11 +13,7 @@ on each input or ``tick()``, so scenario tests are deterministic. ``Session`` wr
 
 from __future__ import annotations
 
-import logging
-import typing
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,135 +22,48 @@ from transitions import EventData
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
-from rules import Board, Color, Game, Illegal, IllegalMoveError, InvalidSquareError, Move, Variant
-from rules.options import to_json
+from rules import Color, Game, Move, Variant
 
+from . import claims, reading, states
 from . import commands as cmd
 from . import events as ev
-from . import states
 from .clocks import GameClocks
 from .config import Config
 from .durable import SaveError
 from .errors import Refused
-from .hints import Fill, HintPolicy
-from .inference import Expectation, MoveShape, Reading, disambiguate
+from .hints import HintPolicy
+from .inference import Expectation, MoveShape
 from .journal import Journal, JournalState, Record
 from .record import GameRecord, color_name, forced_fen
 from .settings import EngineJob, GameSettings
 from .squares import BoardMap
-from .teaching import why_immobile
+from .states import (
+    COMPUTER,
+    COMPUTER_THINKING,
+    GAME_OVER,
+    OUT_OF_SYNC,
+    PERSON,
+    PERSON_IDLE,
+    SETUP,
+    TURNS,
+)
+from .turn import Amendable, Deadline, DeadlineData, MissedCapture, Turn
+from .voice import Voice, computer_plays, set_up_request
 
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
-log = logging.getLogger(__name__)
-
-STATES, TRANSITIONS = states.STATES, states.TRANSITIONS
 RETRY_SECONDS = 2.0
 """A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
 
 
-@dataclass
-class _Deadline:
-    """The one timer of a turn: ``kind`` fires once the board has stayed as it is until ``at``."""
-
-    kind: str
-    at: float
-    data: Any = None
-
-
-@dataclass
-class _Missed:
-    """A move that ignored a compulsory capture, waiting for the opponent's answer."""
-
-    origin: Cell
-    target: Cell
-    should: tuple[Cell, ...]
-    text: str
-    policy: str
-    by: str
-    objection_ply: int | None = None
-
-
-@dataclass(frozen=True)
-class _Previous:
-    """The person's move just recorded, amendable until the side to move touches the board: the position
-    before it (as an Expectation), the move, and the squares touched making it."""
-
-    exp: Expectation
-    shape: MoveShape
-    touched: frozenset[Cell]
-
-
-@dataclass
-class _Turn:
-    """What belongs to one ply: its legal moves as the board shows them, the computer's chosen move, the
-    candidates waiting, the squares touched, the timers. A new ply gets a new _Turn."""
-
-    exp: Expectation
-    token: int
-    crown: Cell | None = None
-    restore: bool = False
-    """The board must show exactly this position again (after a takeback by command or a huff)."""
-    computer_shape: MoveShape | None = None
-    engine_asked: bool = False
-    pending: tuple[MoveShape, ...] = ()
-    touched: set[Cell] = field(default_factory=set)
-    deadline: _Deadline | None = None
-    grace_at: float | None = None
-    refused_at: frozenset[Cell] | None = None
-    alt_warned: frozenset[Cell] | None = None
-    unsaved: str | None = None
-    """Why this ply could not be saved, once said (a retry that fails again says nothing new)."""
-    previous: _Previous | None = None
-    """The last move while it may still be amended (None once the side to move touched the board)."""
-    lifted_since: float | None = None
-    """Since when a piece of the side to move has been off its square (a sustained lift is a touch)."""
-    restored: int | None = None
-    """The board showed the position this many plies back: a takeback if what follows is legal from there."""
-    start_question: int | None = None
-    """The start position stands after this many plies: new game or takeback? (asked in out_of_sync)"""
-    amending: str | None = None
-    """The move being amended (its text), said when its replacement is recorded."""
-    after: dict[Move, Expectation] = field(default_factory=dict)
-    """The position after a pending move, as an Expectation (the reply's first touch is read against it)."""
-    told: set[Cell] = field(default_factory=set)
-    """The squares whose "not your turn" was said this turn."""
-    jump_on_said: bool = False
-    """A capture that may stop or jump on (Konane) was explained this turn."""
-
-
-def _ahead(board: Board, color: Color) -> bool:
-    """``color`` has more material (a man 1, a king 2): the computer then plays on instead of claiming."""
-    def material(c: Color) -> int:
-        return len(board.men(c)) + 2 * len(board.kings(c))
-    return material(color) > material(color.opponent)
-
-
-class Controller:
+class Controller(states.Triggers):
     """Joins the board's occupancy to the rules: infers and commits moves, journals them, chooses LED frames.
 
     ``emit`` receives every Event, ``show`` every LED frame, ``request_engine`` every EngineJob (answer with
     ``computer_moved``). All inputs are synchronous; ``clock`` supplies the time.
     """
 
-    state: str
-    if typing.TYPE_CHECKING:  # triggers added by the machine (controller.states.TRANSITIONS)
-        def set_up(self) -> bool: ...
-        def commit(self) -> bool: ...
-        def finish(self, *, result: str, reason: str) -> bool: ...
-        def lose_sync(self) -> bool: ...
-        def take_back(self) -> bool: ...
-        def resync(self) -> bool: ...
-        def reset(self) -> bool: ...
-        def lift(self) -> bool: ...
-        def capture_step(self) -> bool: ...
-        def settle(self) -> bool: ...
-        def put_back(self) -> bool: ...
-        def ask(self) -> bool: ...
-        def reconsider(self) -> bool: ...
-        def missed(self) -> bool: ...
-        def retract(self) -> bool: ...
-        def engine_answered(self) -> bool: ...
+    state: str   # the machine's current state; its triggers are declared in ``states.Triggers``
 
     def __init__(self, config: Config, *, clock: Clock, journal: Journal | None = None,
                  emit: Callable[[ev.Event], None] | None = None,
@@ -165,7 +75,15 @@ class Controller:
         self.clock = clock
         self.journal = journal
         self.pdn_dir = pdn_dir
-        self._emit = emit or (lambda event: None)
+        self.emit: Callable[[ev.Event], None] = emit or (lambda event: None)
+        self.voice = Voice(self.emit)
+        self.say = self.voice.say
+        """A sentence for the person (``Voice.say``): kept in the message history, sent as a Message."""
+        self.refuse_unsaved = self.voice.save_refused
+        """Something asked of the game (a new game over it) could not be saved: refused out loud, as a move
+        that cannot be saved is (``Voice.save_refused``)."""
+        self.messages = self.voice.messages
+        self.save_errors = self.voice.save_errors
         self._show = show or (lambda frame: None)
         self.request_engine = request_engine
         self._wall = wall or datetime.now
@@ -176,11 +94,6 @@ class Controller:
         self.occupancy: frozenset[Cell] = frozenset()
         self.frame: LedFrame | None = None
         self.progress: dict[str, Any] | None = None
-        self.messages: deque[dict[str, str]] = deque(maxlen=20)
-        self.save_errors: list[SaveError] = []
-        """Every save that failed, newest last: a command that caused one failed, whatever else it did."""
-        self.alert: dict[str, str] | None = None
-        """The refusal or warning the board is in now: shown until it is resolved, then cleared."""
         self.board_lost = False   # the board's link (serial cable) is down
         self.moves_itself = False
         """The board moves the pieces the game asks for by itself (the virtual board, set by the Session):
@@ -217,7 +130,7 @@ class Controller:
         self.start_occupancy = Expectation(start, self.map).base
         self.start_fen = start.fen()
         self.history: list[frozenset[Cell]] = [Expectation(b, self.map).base for b in record.boards()]
-        self.missed_info: _Missed | None = None
+        self.missed_info: MissedCapture | None = None
         self.draw_offer: str | None = None
         self.claimable: str | None = None   # the reason of the draw a player may claim now
         self.color_warned = False
@@ -225,11 +138,11 @@ class Controller:
         self._new_turn()
 
     def _new_turn(self, crown: Cell | None = None, restore: bool = False,
-                  previous: _Previous | None = None) -> None:
+                  previous: Amendable | None = None) -> None:
         self._tokens += 1
-        self.alert = None
-        self.turn = _Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
-                          previous=previous)
+        self.voice.clear()
+        self.turn = Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
+                         previous=previous)
 
     @property
     def settings(self) -> GameSettings:
@@ -272,6 +185,11 @@ class Controller:
         """The token the current engine request carries; answers quoting another one are stale."""
         return self.turn.token
 
+    @property
+    def alert(self) -> dict[str, str] | None:
+        """The refusal or warning the board is in now (``Voice.alert``): shown until it is resolved."""
+        return self.voice.alert
+
     def new_game(self, settings: GameSettings | None = None, *, at_start: bool = False) -> None:
         """Start a new game (journaled) and wait for its start position on the board. When it cannot be saved
         the new game is refused and the game goes on; ``at_start`` it begins anyway, and its journal is
@@ -279,24 +197,16 @@ class Controller:
         try:
             record = self._new_record(settings or self.settings, journaled=True, defer=at_start)
         except SaveError as exc:
-            self._save_refused(f"New game refused: {exc} (the game goes on)", error=exc)
+            self.voice.save_refused(f"New game refused: {exc} (the game goes on)", exc)
             return
         self._setup(record)
         self.reset()
-        self.say(f"New game of {self.variant.name}{self._set_up_what()}")
+        what = set_up_request(self.variant, self.start_fen, moves_itself=self.moves_itself,
+                              virtual=self.virtual)
+        self.say(f"New game of {self.variant.name}{what}")
         if record.unsaved is not None:
             self.say(f"{record.unsaved}: moves are refused until it can be saved.", "error")
-        self._on_board(self.clock.now())
-
-    def _set_up_what(self) -> str:
-        """What a new game asks of the person's hands: the start position, another position shown by the
-        LEDs, or nothing (the board arranges itself)."""
-        if self.moves_itself:
-            return "."
-        button = " (Arrange pieces on the page, `setup` at the console, does it)" if self.virtual else ""
-        if self.start_fen == Board(self.variant).fen():
-            return f": set up the start position{button}."
-        return f": set up the position shown: the lit squares say what to empty and fill{button}."
+        self.read_board(self.clock.now())
 
     def resume(self, state: JournalState, settings: GameSettings | None = None) -> None:
         """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring. A
@@ -311,7 +221,7 @@ class Controller:
         plies = len(self.records)
         done = f"after {plies} {'ply' if plies == 1 else 'plies'}" if plies else "before its first move"
         self.say(f"Resuming the game of {self.variant.name} {done}.")
-        self._on_board(self.clock.now())
+        self.read_board(self.clock.now())
 
     # --- conditions and the machine's bookkeeping -----------------------------------------------------
     def computer_to_move(self, event: EventData | None = None) -> bool:
@@ -322,15 +232,6 @@ class Controller:
         """The rules end the game in the position reached (no move, an automatic draw, ...)."""
         return self.game.outcome() is not None
 
-    def _walked(self, event: EventData) -> None:
-        transition = event.transition
-        if transition is not None and transition.dest is not None:
-            self.walked.add((transition.source, transition.dest))
-
-    def _can(self, trigger: str) -> bool:
-        """Whether the machine has ``trigger`` in the current state."""
-        return trigger in self.machine.get_triggers(self.state)
-
     @property
     def turn_state(self) -> str:
         """Whose turn the machine is in: setup, person, computer, out_of_sync or game_over."""
@@ -340,7 +241,12 @@ class Controller:
     def rearranging(self) -> bool:
         """The pieces are to be put where the LEDs ask, not played: a set-up, or a position to restore after
         a takeback, a wrong exercise try or a retracted move."""
-        return self.turn_state == "setup" or (self.turn_state == "out_of_sync" and self.turn.restore)
+        return self.turn_state == SETUP or (self.turn_state == OUT_OF_SYNC and self.turn.restore)
+
+    @property
+    def played(self) -> frozenset[Cell]:
+        """The occupied squares that are played on: readings ignore the others (a slide brushes corners)."""
+        return self.occupancy & self.playing
 
     # --- inputs -----------------------------------------------------------------------------------
     def snapshot(self, squares: frozenset[Cell], now: float | None = None) -> LedFrame | None:
@@ -354,7 +260,7 @@ class Controller:
             self.occupancy = squares
             if changed & self.playing:   # a timer runs while the played squares stay as they are
                 self.turn.deadline = None
-            self._on_board(now)
+            self.read_board(now)
         return self.frame
 
     def tick(self, now: float | None = None) -> None:
@@ -374,7 +280,7 @@ class Controller:
     def computer_moved(self, token: int, move: Move | None) -> None:
         """The engine's answer to EngineJob ``token`` (ignored when the game moved on)."""
         if (token != self.turn.token or self.turn.computer_shape is not None or not self.computer_to_move()
-                or self.turn_state not in ("computer", "out_of_sync")):
+                or self.turn_state not in (COMPUTER, OUT_OF_SYNC)):
             return
         shape = self.exp.shape_of(move) if move is not None else None
         if shape is None:
@@ -382,22 +288,14 @@ class Controller:
             return
         self.turn.computer_shape = shape
         self.record.pause_clock(self.clock.now())   # carrying the move out on the board costs nobody time
-        if not self.moves_itself:   # the virtual board makes it at once: said once played (_commit)
-            self.say(f"{self._mover_plays(shape.text, self.record.mover, len(self.records))}: move the piece "
-                     f"as the LEDs show.")
-        if self.turn_state == "computer":
+        if not self.moves_itself:   # the virtual board makes it at once: said once played (commit_move)
+            plays = computer_plays(self.record, shape.text, self.record.mover, len(self.records))
+            self.say(f"{plays}: move the piece as the LEDs show.")
+        if self.turn_state == COMPUTER:
             self.engine_answered()
-        self._on_board(self.clock.now())
+        self.read_board(self.clock.now())
 
-    def _mover_plays(self, text: str, by: str, ply: int, done: bool = False) -> str:
-        """The computer's move (the ``ply``-th of the game, 0 first) in words; a replay's is the record's
-        ("Move 12: 29-33"), numbered as the PDN numbers it."""
-        if self.settings.human_color == "none":
-            first = 0 if self.record.start_board().turn == self.variant.first else 1
-            return f"Move {(first + ply) // 2 + 1}: {text}"
-        return f"The computer ({by}) {'played' if done else 'plays'} {text}"
-
-    def _on_board(self, now: float) -> None:
+    def read_board(self, now: float) -> None:
         """Hand the board to the current state's reader (its ``on_board``, or its parent's)."""
         name = self.state
         reader = None
@@ -405,12 +303,12 @@ class Controller:
             state = self.machine.get_state(name)
             reader = state.on_board if isinstance(state, states.TurnState) else None
             name = name.rpartition(states.TurnState.separator)[0]
-        getattr(self, reader)(now)
+        reader(self, now)
 
     # --- timers -----------------------------------------------------------------------------------
     def _fire_due(self, now: float) -> None:
         self._checked = now
-        if self.clocks is not None and self.turn_state in ("person", "computer", "out_of_sync"):
+        if self.clocks is not None and self.turn_state in (*TURNS, OUT_OF_SYNC):
             flagged = self.clocks.flagged(now)
             if flagged is not None:
                 self.clocks.stop(now)
@@ -420,472 +318,18 @@ class Controller:
         d = turn.deadline
         if d is not None and d.at <= now:
             turn.deadline = None
-            self._on_deadline(d, now)
+            reading.on_deadline(self, d, now)
         if turn.grace_at is not None and turn.grace_at <= now:
             turn.grace_at = None
-            self._go_out_of_sync()
+            reading.go_out_of_sync(self)
 
-    def _arm(self, kind: str, now: float, data: Any = None, ms: int | None = None) -> None:
+    def arm(self, kind: str, now: float, data: DeadlineData = None, ms: int | None = None) -> None:
         """Set the turn's one deadline: ``kind`` fires once the board stayed as it is for the settle time (or
         ``ms``). Arming the deadline already pending (the board did not change) keeps its time."""
         d = self.turn.deadline
         if d is not None and d.kind == kind and d.data == data:
             return
-        self.turn.deadline = _Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
-
-    def _on_deadline(self, d: _Deadline, now: float) -> None:
-        if d.kind == "settle":
-            candidates = disambiguate(self.turn.pending, frozenset(self.turn.touched))
-            if len(candidates) == 1:
-                self._commit(candidates[0])
-            else:
-                self._ask(candidates)
-        elif d.kind == "reply" and len(self.turn.pending) == 1:
-            self._commit(self.turn.pending[0])
-        elif d.kind == "takeback":
-            self._takeback(d.data, physical=True)
-        elif d.kind == "restart":
-            self.new_game()
-        elif d.kind == "retry":
-            self._on_board(now)
-        elif d.kind == "missed" and self._can("lift"):
-            self._missed_capture(*d.data)
-
-    # --- reading the board, state by state ------------------------------------------------------------
-    def _board_in_setup(self, now: float) -> None:
-        """Waiting for the start position: play starts when it stands; wrong squares or a turned board are
-        said once."""
-        occ = self.occupancy
-        target = self.exp.base
-        if occ == target:
-            self.set_up()
-            self.say("The board is set up: play.")
-            self._reread()
-            return
-        wrong = occ - self.playing
-        if wrong and len(wrong) * 2 >= len(occ):
-            if not self.color_warned:
-                self.color_warned = True
-                self.say(f"The pieces stand on the wrong color of squares for {self.variant.name}: "
-                         f"its pieces go on the squares lit white; take the pieces off the squares lit red.",
-                         "warning")
-            self._display(self.hints.wrong_color(wrong, target - occ))
-            return
-        rotated = frozenset((self.variant.height - 1 - r, self.variant.width - 1 - c) for r, c in occ)
-        if rotated == target and not self.color_warned:
-            self.color_warned = True
-            self.say("The pieces are set up as if White sat at the other side of the board: turn the board, "
-                     "or choose the other orientation for a new game.", "warning")
-        self._show_sync(emit=False)
-
-    def _board_in_person_turn(self, now: float) -> None:
-        """The person's move: the hands lift, capture and settle until the board shows one legal move; the
-        last move may still be amended, or taken back by restoring the position before it."""
-        if self._restored_then_played(now):
-            return
-        self._watch_mover(now)
-        turn = self.turn
-        reading = turn.exp.read(self.played)
-        if reading.kind != "none":
-            self.alert = None
-        if reading.kind == "rest":
-            turn.grace_at = None
-            turn.pending = ()
-            turn.touched.clear()
-            self.put_back()
-            self._display(self.hints.turn(turn.exp, turn.crown))
-            return
-        if reading.kind == "none":
-            if not self._amending(now):
-                self._not_your_turn(reading)
-                self._unmatched(reading, now)
-            return
-        turn.grace_at = None
-        if reading.kind == "complete":
-            candidates = disambiguate(reading.complete, frozenset(turn.touched))
-            if reading.extendable:
-                self._hands_on(reading)
-                self.settle()
-                turn.pending = reading.complete
-                self._arm("settle", now, ms=self._settle_ms(reading))
-                self._display(self._progress_frame(reading))
-                self._explain_jumping_on(reading.complete)
-            elif len(candidates) == 1:
-                self._commit(candidates[0])
-            else:
-                self._hands_on(reading)
-                self.settle()
-                self._ask(candidates)
-            return
-        turn.pending = ()
-        self._hands_on(reading)
-        self._display(self._progress_frame(reading))
-
-    def _explain_jumping_on(self, shapes: tuple[MoveShape, ...]) -> None:
-        """A capture the rules let stop where it stands, or jump on (Konane): said once a turn, so that the
-        person knows both are moves."""
-        if self.turn.jump_on_said:
-            return
-        for shape in shapes:
-            path = shape.move.path
-            longer = [s.text for s in self.exp.shapes
-                      if s.captures and len(s.move.path) > len(path) and s.move.path[:len(path)] == path]
-            if shape.captures and longer:
-                self.turn.jump_on_said = True
-                self.say(f"You may stop here or jump again: {shape.text} stops on "
-                         f"{self.map.name(shape.target)}; {' or '.join(longer)} jumps on.")
-                return
-
-    def _board_while_settling(self, now: float) -> None:
-        """A move waits for its settle time: the next player's move, once begun, commits it."""
-        if not self._reply_begun(now):
-            self._board_in_person_turn(now)
-
-    def _board_while_asking(self, now: float) -> None:
-        """The person was asked to choose: any legal change of the board starts the reading again."""
-        if self.exp.read(self.played).kind != "none":
-            self.reconsider()
-        self._board_in_person_turn(now)
-
-    def _board_after_missed_capture(self, now: float) -> None:
-        """The offender put the piece back himself: as if retracted."""
-        if self.played == self.exp.base:
-            self.missed_choice("retract")
-
-    def _board_in_computer_turn(self, now: float) -> None:
-        """The computer's move: shown on the LEDs once chosen, carried out by the person, then committed.
-        Until the person touches the computer's pieces, the person's own move may still be amended."""
-        if self._restored_then_played(now):
-            return
-        self._watch_mover(now)
-        turn = self.turn
-        shape = turn.computer_shape
-        reading = turn.exp.read(self.played)
-        if reading.kind == "none" and turn.pending and self._reply_begun(now):
-            return
-        if reading.kind == "rest" or (shape is not None and shape in reading.partial):
-            self.alert = None
-        if reading.kind == "rest":
-            turn.grace_at = None
-            turn.pending = ()
-            self._display(self.hints.computer(shape, self.played) if shape else self.hints.thinking())
-            return
-        if shape is not None and shape in reading.complete:
-            turn.grace_at = None
-            if reading.extendable:
-                turn.pending = (shape,)
-                self._arm("settle", now, ms=self._settle_ms(reading))
-            else:
-                self._commit(shape)
-            return
-        if shape is not None and shape in reading.partial:
-            turn.grace_at = None
-            turn.pending = ()
-            self._display(self.hints.computer(shape, self.played))
-            return
-        if reading.kind == "none" and self._amending(now):
-            return
-        if shape is not None and reading.kind != "none":
-            other = reading.complete[0] if reading.complete else None
-            if other is not None and self.config.accept_alternative:
-                self.say(f"Accepted {other.text} instead of the computer's {shape.text}.")
-                self._commit(other)
-                return
-            if other is not None and turn.alt_warned != self.played:
-                turn.alt_warned = self.played
-                self._warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
-                           f"as the LEDs show and play {shape.text}.")
-            to_empty, to_fill = self._sync_diff()
-            self._display(self.hints.computer_fix(shape, to_empty, to_fill))
-            return
-        self._not_your_turn(reading)
-        self._unmatched(reading, now)
-
-    def _board_out_of_sync(self, now: float) -> None:
-        """The board disagrees with the game: back in play when it shows the position (or, unless it must be
-        restored exactly, a step of a legal move). The start position set up early in a game asks first."""
-        turn = self.turn
-        if turn.start_question is not None and self._asking_start(now):
-            return
-        if turn.restore:
-            if self.played != turn.exp.base:
-                self._show_sync()
-                return
-            turn.restore = False
-        if self._restored_then_played(now):
-            return
-        reading = turn.exp.read(self.played)
-        if reading.kind != "none":
-            self.alert = None
-            self.resync()
-            self._on_board(now)
-            return
-        self._unmatched(reading, now)
-
-    def _board_after_game(self, now: float) -> None:
-        """After the end: the last move may still be amended (a king sliding on to the square meant); an
-        earlier position set up again takes moves back; the start position restarts."""
-        if not self._restored_then_played(now) and not self._amending(now):
-            self._physical_command(now, allow_restart=True)
-
-    # --- helpers of the readers -------------------------------------------------------------------------
-    @property
-    def played(self) -> frozenset[Cell]:
-        """The occupied squares that are played on: readings ignore the others (a slide brushes corners)."""
-        return self.occupancy & self.playing
-
-    def _hands_on(self, reading: Reading) -> None:
-        """The person's hand state for a step of a move: capturing once a captured piece is involved."""
-        removed = reading.removed
-        shapes = reading.partial or reading.complete
-        if any(sq in s.captures for s in shapes for sq in removed) or (
-                reading.added and any(s.captures for s in shapes)):
-            self.capture_step()
-        else:
-            self.lift()
-
-    def _progress_frame(self, reading: Reading, exp: Expectation | None = None) -> LedFrame:
-        exp = exp or self.exp
-        shapes = reading.partial or reading.complete
-        if not reading.added and len(reading.removed) == 1:
-            (origin,) = reading.removed
-            if exp.own(origin):
-                return self.hints.lifted(exp, origin)
-        landed = next(iter(reading.added)) if reading.added else None
-        return self.hints.capturing(exp, self.played, shapes, landed)
-
-    def _settle_ms(self, reading: Reading) -> int:
-        """How long a board that a longer move could still extend must stay still: a flying king resting on
-        its line may be sliding on, so it waits longer (``king_settle_ms``)."""
-        pieces = self.exp.pieces
-        landed = next(iter(reading.added), None)
-        kings = all(pieces[s.origin][1] for s in reading.complete)
-        if (self.variant.king_flying and landed is not None and kings
-                and any(landed in s.passes and landed != s.target for s in reading.partial)):
-            return self.config.king_settle_ms
-        return self.config.settle_ms
-
-    def _reply_begun(self, now: float) -> bool:
-        """While one move waits for its settle time, the next player's move has begun: a whole move made
-        (commit now), or a piece that can legally move lifted (commit once it stays lifted for the settle
-        time; a brushed piece put back at once commits nothing)."""
-        turn = self.turn
-        if len(turn.pending) != 1:
-            return False
-        pending = turn.pending[0]
-        after = turn.after.get(pending.move)
-        if after is None:
-            board = self.game.board.copy()
-            board.push(pending.move)
-            after = turn.after[pending.move] = Expectation(board, self.map)
-        reading = after.read(self.played)
-        if reading.kind == "complete":
-            self._commit(pending)
-            return True
-        lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
-        if reading.kind == "partial" and lifted is not None and after.shapes_from(lifted):
-            self._arm("reply", now, lifted)
-            return True
-        return False
-
-    def _watch_mover(self, now: float) -> None:
-        """The side to move touching its own pieces (one off its square for the settle time) ends the right
-        to amend the move before."""
-        turn = self.turn
-        if turn.previous is None:
-            return
-        lifted = any(sq not in self.played for sq in turn.exp.base if turn.exp.own(sq))
-        if lifted and turn.lifted_since is None:
-            turn.lifted_since = now
-        sustained = turn.lifted_since is not None and now - turn.lifted_since >= self.config.settle_ms / 1000
-        if sustained:
-            turn.previous = None
-        if not lifted:
-            turn.lifted_since = None
-
-    def _amending(self, now: float) -> bool:
-        """The board shows the last move changed (the mover's hand is back on it) while the side to move has
-        not touched the board: another legal move from the position before it replaces it ("amended: 9-14,
-        not 9-13"), the piece in the hand shows where it may go. Strict touch-move refuses instead."""
-        turn = self.turn
-        previous = turn.previous
-        if previous is None:
-            return False
-        reading = previous.exp.read(self.played)
-        if reading.kind == "none" or (reading.kind == "rest" and not self.config.touch_move):
-            return False   # a restored position is a takeback (_physical_command)
-        turn.grace_at = None
-        if self.config.touch_move:
-            text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
-                    f"{self.map.name(previous.shape.target)}.")
-            if reading.kind != "partial" and (self.alert is None or self.alert["text"] != text):
-                self._warn(text)
-            to_empty, to_fill = self._sync_diff()
-            self._display(self.hints.sync(to_empty, to_fill))
-            return True
-        if reading.kind == "partial":
-            self.alert = None
-            self._display(self._progress_frame(reading, previous.exp))
-            return True
-        self._takeback(1, physical=True, amended=previous)
-        return True
-
-    def _restored_then_played(self, now: float) -> bool:
-        """The board showed an earlier position: if what follows is legal from there, it was a takeback
-        (taken now, and the board read again); otherwise the earlier position was passed by chance."""
-        turn = self.turn
-        plies = turn.restored
-        if plies is None:
-            return False
-        turn.restored = None
-        if self.played == self.history[-1 - plies]:
-            turn.restored = plies
-            self._arm("takeback", now, plies)
-            return True
-        board = list(self.record.boards())[len(self.records) - plies]
-        if Expectation(board, self.map).read(self.played).kind == "none":
-            return False
-        self._takeback(plies, physical=True)
-        return True
-
-    def _physical_command(self, now: float, allow_restart: bool) -> bool:
-        """Takeback by restoring an earlier position, or a new game by setting up the start position (asked
-        first early in a game, when it could also be a takeback to the start)."""
-        occ = self.played
-        plies = len(self.records)
-        if self.config.new_game_on_start and plies and occ == self.start_occupancy and (
-                allow_restart or plies > 20 or not self.config.takeback):
-            self._arm("restart", now)
-            return True
-        if self.config.new_game_on_start and plies >= 2 and occ == self.start_occupancy:
-            self._ask_start(plies)
-            return True
-        if self.config.takeback and plies:
-            for k in range(1, min(plies, 20) + 1):
-                if self.history[-1 - k] != occ:
-                    continue
-                if k == 1 and self.turn.previous is not None:
-                    self._takeback(1, physical=True)   # the mover undid his move before anyone touched
-                else:
-                    self.turn.restored = k
-                    self._arm("takeback", now, k)
-                return True
-        return False
-
-    def _ask_start(self, plies: int) -> None:
-        """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
-        self.turn.start_question = plies
-        self._warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
-                   f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
-                   f"takes them back.")
-        if self._can("lose_sync"):
-            self.lose_sync()
-        self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
-
-    def _asking_start(self, now: float) -> bool:
-        """While the start-position question stands: the board still shows it, or a move from it begins (a
-        takeback); the game's own position again, or any other board, drops the question."""
-        plies = self.turn.start_question
-        assert plies is not None
-        if self.played == self.start_occupancy:
-            self._display(self.hints.question(self.start_occupancy ^ self.exp.base))
-            return True
-        if self.played != self.exp.base and Expectation(self.record.start_board(), self.map).read(
-                self.played).kind != "none":
-            self._takeback(plies, physical=True)
-            return True
-        self.turn.start_question = None
-        self.alert = None
-        return False
-
-    def start_position_choice(self, choice: str) -> None:
-        """The answer to the start-position question: ``new_game`` or ``takeback`` (to the start)."""
-        plies = self.turn.start_question
-        if plies is None:
-            raise Refused("the board is not asking about the start position")
-        if choice == "new_game":
-            self.new_game()
-        elif choice == "takeback":
-            self._takeback(plies, physical=True)
-        else:
-            raise Refused(f"the start position is answered by new_game or takeback, not {choice!r}")
-
-    def _unmatched(self, reading: Reading, now: float) -> None:
-        """The board matches nothing legal: takeback, restart, refusal or (after the grace time) out of
-        sync."""
-        if self._physical_command(now, allow_restart=False):
-            return
-        if not self.computer_to_move() and not self.missed_info:
-            self._check_refusal(reading, now)
-            lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
-            if lifted is not None and self.exp.own(lifted):
-                self._display(self.hints.lifted(self.exp, lifted))
-                self._explain_immobile(lifted)
-        if self.turn_state == "out_of_sync":
-            self._show_sync()
-        elif self.turn.grace_at is None:
-            self.turn.grace_at = now + self.config.grace_ms / 1000
-
-    def _not_your_turn(self, reading: Reading) -> None:
-        """A piece of the side not to move lifted, nothing else changed: said at once, its square lit red."""
-        lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
-        piece = self.exp.pieces.get(lifted) if lifted is not None else None
-        if lifted is None or piece is None or piece[0] == self.exp.turn:
-            return
-        if lifted not in self.turn.told:
-            self.turn.told.add(lifted)
-            mover = self.record.mover
-            who = f"the computer ({mover})" if self.computer_to_move() else mover
-            self._warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
-                       f"{self.map.name(lifted)}.")
-        self._display(self.hints.not_your_turn(self.exp, lifted, self.turn.crown))
-
-    def _explain_immobile(self, lifted: Cell) -> None:
-        """Teaching mode: an own piece lifted that has no legal move is refused in words, naming the rule
-        (once a turn for each square); the LEDs already light it red."""
-        square = self.map.square(lifted)
-        if not self.teaching or square is None or self.exp.shapes_from(lifted) or lifted in self.turn.told:
-            return
-        self.turn.told.add(lifted)
-        why = why_immobile(self.game.board, square)
-        self._refuse(f"{why.text[0].upper()}{why.text[1:]}. {self._rule_of(why.reason)}. Put it back",
-                     why.reason)
-
-    def _rule_of(self, reason: Illegal) -> str:
-        """Teaching mode's words for the rule behind a refusal, and where its rules page explains it."""
-        return (f"The rule of {reason.rule}: see the {self.variant.name} rules, section "
-                f"'{reason.section.replace('-', ' ')}'")
-
-    def _check_refusal(self, reading: Reading, now: float) -> None:
-        """One own piece moved to one square that no legal move explains: refuse it, naming the rule."""
-        own = [sq for sq in reading.removed if self.exp.own(sq)]
-        if len(own) != 1 or len(reading.added) != 1:
-            return
-        origin, (target,) = own[0], tuple(reading.added)
-        enemies = reading.removed - {origin}
-        sep = self.variant.capture_separator if enemies else "-"
-        text = f"{self.map.name(origin)}{sep}{self.map.name(target)}"
-        try:
-            self.game.board.parse_move(text)
-            message, reason = f"{text} must take off exactly the pieces it jumps", Illegal.WRONG_CAPTURE_PATH
-        except IllegalMoveError as exc:
-            message, reason = str(exc), exc.reason
-        except (InvalidSquareError, ValueError) as exc:
-            message, reason = str(exc), Illegal.PIECE_MOVEMENT
-        policy = self.variant.missed_capture_policy
-        if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and self._can("lift"):
-            self._arm("missed", now, (origin, target, text))
-            return
-        if self.turn.refused_at == self.played:
-            return
-        self.turn.refused_at = self.played
-        if origin in self.turn.told:   # said when it was lifted: why this piece cannot move (teaching mode)
-            self._display(self.hints.refused(self.exp, origin, target))
-            return
-        if self.teaching:   # the lesson: the rule by name, and where the rules page explains it
-            message = f"{message}. {self._rule_of(reason)}. Put the piece back"
-        self._refuse(message, reason)
-        self._display(self.hints.refused(self.exp, origin, target))
+        self.turn.deadline = Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
 
     # --- entering states ------------------------------------------------------------------------------
     def _start_turn(self) -> bool:
@@ -897,7 +341,7 @@ class Controller:
             return False
         self.record.start_turn(self.clock.now())
         if self.turn.restore and self.played != self.exp.base:
-            self._go_out_of_sync(force=True)
+            reading.go_out_of_sync(self, force=True)
             return False
         self.turn.restore = False
         return True
@@ -906,13 +350,13 @@ class Controller:
         if not self._start_turn():
             return
         self.progress = None
-        self._announce_claim()
-        self._display(self.hints.turn(self.exp, self.turn.crown))
+        claims.announce(self)
+        self.display(self.hints.turn(self.exp, self.turn.crown))
 
     def _enter_computer_turn(self, event: EventData) -> None:
         if not self._start_turn():
             return
-        if self._computer_claims():
+        if claims.computer_claims(self):
             return
         turn = self.turn
         if not turn.engine_asked:
@@ -920,9 +364,9 @@ class Controller:
             self.progress = None
             self._ask_engine()
         shape = turn.computer_shape
-        if shape is not None and self.state == "computer.thinking":
+        if shape is not None and self.state == COMPUTER_THINKING:
             self.engine_answered()   # back in sync with the move already chosen: it is shown again (queued)
-        self._display(self.hints.computer(shape, self.occupancy) if shape else self.hints.thinking())
+        self.display(self.hints.computer(shape, self.occupancy) if shape else self.hints.thinking())
 
     def _ask_engine(self) -> None:
         if self.request_engine is None:
@@ -940,13 +384,13 @@ class Controller:
             self.turn.restore = False
             self.resync()   # queued: runs once this transition is complete
             return
-        self._show_sync()
+        reading.show_sync(self)
 
     def _enter_game_over(self, event: EventData) -> None:
         if self.record.outcome is None:
             outcome = self.game.outcome()
             assert outcome is not None, "game_over entered without an outcome"
-            self._conclude(outcome.result, outcome.reason)
+            self._finish(outcome.result, outcome.reason)   # in game_over already: no transition
         result = self.record.outcome[0] if self.record.outcome else "1/2-1/2"
         pieces = self.exp.pieces
         if result == "1/2-1/2":
@@ -954,89 +398,58 @@ class Controller:
         else:
             winner = "white" if result.startswith("1-") else "black"
             frame = self.hints.game_over([sq for sq, (c, _) in pieces.items() if color_name(c) == winner], ())
-        self._display(frame)
-
-    # --- out of sync ----------------------------------------------------------------------------------
-    def _sync_diff(self) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
-        pieces = self.exp.pieces
-        to_empty = tuple(sorted(self.occupancy - self.exp.base))
-        to_fill = tuple(Fill(sq, color_name(pieces[sq][0]), pieces[sq][1])
-                        for sq in sorted(self.exp.base - self.occupancy))
-        return to_empty, to_fill
-
-    def _show_sync(self, emit: bool = True) -> None:
-        to_empty, to_fill = self._sync_diff()
-        if emit:
-            self._emit(ev.OutOfSync(to_empty, tuple((f.square, f.color, f.king) for f in to_fill)))
-        self._display(self.hints.sync(to_empty, to_fill))
-
-    def _go_out_of_sync(self, force: bool = False) -> None:
-        """The grace time ran out (or the board must be restored): say what to fix and show it."""
-        if self.turn_state not in ("person", "computer") or self.state == "person.missed_capture":
-            return
-        if not force and self.exp.read(self.played).kind != "none":
-            return
-        if not (force and self.moves_itself):   # forced: the game moved the pieces, the board follows
-            to_empty, to_fill = self._sync_diff()
-            parts = [f"take the piece off {self.map.name(sq)}" for sq in to_empty]
-            parts += [f"put a {f.color} {'king' if f.king else 'man'} on {self.map.name(f.square)}"
-                      for f in to_fill]
-            self._warn("The board does not match the game: " + "; ".join(parts) + ".")
-        self.lose_sync()
+        self.display(frame)
 
     # --- committing -----------------------------------------------------------------------------------
-    def _commit(self, shape: MoveShape) -> None:
-        """The board shows ``shape``: record it (journal first), then the machine moves to the next turn. A
-        move that cannot be saved is refused, the game unchanged, and tried again while the board shows it. A
-        person's move may be amended until the side to move touches the board."""
+    def commit_move(self, shape: MoveShape) -> None:
+        """The board shows ``shape``: record it (journal first), then the machine moves to the next turn
+        (``commit``). A move that cannot be saved is refused, the game unchanged, and tried again every
+        RETRY_SECONDS while the board shows it (said once). A person's move may be amended until the side to
+        move touches the board."""
         turn = self.turn
         by_person = not self.computer_to_move()
         by = self.record.mover
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
-            self._save_refused(str(exc), shape, error=exc)
+            self.display(self.hints.refused(self.exp, shape.origin, shape.target))
+            turn.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
+            self.voice.save_refused(str(exc), exc, again=turn.unsaved == str(exc))
+            turn.unsaved = str(exc)
             return
         crown = shape.target if shape.move.promotion else None
-        previous = _Previous(turn.exp, shape, frozenset(turn.touched)) if by_person else None
+        previous = Amendable(turn.exp, shape, frozenset(turn.touched)) if by_person else None
         self._after_ply(record, crown=crown, previous=previous)
         if turn.amending is not None and turn.amending != shape.text:
             self.say(f"Amended: {shape.text}, not {turn.amending}.")
         if not by_person and self.moves_itself:
-            self.say(self._mover_plays(shape.text, by, len(self.records) - 1, done=True) + ".")
+            self.say(computer_plays(self.record, shape.text, by, len(self.records) - 1, done=True) + ".")
         if crown is not None:
             square = self.map.name(shape.target)
             self.say(f"The man on {square} is crowned." if self.moves_itself
                      else f"Crown the piece on {square}: put a second piece on it.")
         self.commit()
-        self._reread()
+        self.reread()
 
-    def _reread(self) -> None:
+    def reread(self) -> None:
         """A new turn reads the board as it stands (the next player may already have touched it)."""
-        if self.turn_state in ("person", "computer"):
-            self._on_board(self.clock.now())
+        if self.turn_state in TURNS:
+            self.read_board(self.clock.now())
 
     def _after_ply(self, record: Record, crown: Cell | None = None, restore: bool = False,
-                   previous: _Previous | None = None) -> None:
+                   previous: Amendable | None = None) -> None:
         """A ply is recorded: the next turn's expectations, the occupancy history, the event."""
         if self.missed_info is not None and self.missed_info.objection_ply is not None \
                 and len(self.records) > self.missed_info.objection_ply + 1:
             self.missed_info = None
         self._new_turn(crown, restore, previous)
         self.history = [*self.history[:len(self.records)], self.exp.base]
-        self._emit(ev.MoveCommitted(len(self.records), record.text, record.by, record.fen))
-
-    def _ask(self, candidates: tuple[MoveShape, ...]) -> None:
-        self.turn.pending = candidates
-        self.ask()
-        texts = " or ".join(s.text for s in candidates)
-        self.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
-        self._display(self.hints.candidates(candidates))
+        self.emit(ev.MoveCommitted(len(self.records), record.text, record.by, record.fen))
 
     def confirm(self, text: str) -> None:
         """Commit the legal move ``text`` that the board cannot show (a masked or broken square); on the
         computer's turn only the computer's own move. A board out of sync is back in play for it."""
-        if self.turn_state in ("setup", "game_over"):
+        if self.turn_state in (SETUP, GAME_OVER):
             raise Refused("there is no game in progress to confirm a move in")
         shape = self.exp.shape_of(self.game.board.parse_move(text))
         if shape is None:
@@ -1044,45 +457,36 @@ class Controller:
         if self.computer_to_move() and shape != self.computer_shape:
             wanted = self.computer_shape.text if self.computer_shape else "nothing yet (it is thinking)"
             raise Refused(f"{text} is not the computer's move; it plays {wanted}")
-        if self.turn_state == "out_of_sync":
-            self.alert = None
+        if self.turn_state == OUT_OF_SYNC:
+            self.voice.clear()
             self.resync()
-            if self.turn_state not in ("person", "computer"):
+            if self.turn_state not in TURNS:
                 raise Refused("put the pieces back as the LEDs show first")
         self.say(f"{shape.text} is confirmed by hand.")
-        self._commit(shape)
+        self.commit_move(shape)
 
     def choose(self, text: str) -> None:
         """Resolve an ambiguity by the move's text."""
         for shape in self.turn.pending:
             if shape.text == text:
-                self._commit(shape)
+                self.commit_move(shape)
                 return
         raise Refused(f"{text!r} is not one of the candidate moves {[s.text for s in self.turn.pending]}")
 
-    # --- missed captures ------------------------------------------------------------------------------
-    def _missed_capture(self, origin: Cell, target: Cell, text: str) -> None:
-        policy = self.variant.missed_capture_policy
-        by = self.record.mover
-        opponent = "black" if by == "white" else "white"
-        should = self.exp.must_capture
-        capture_texts = ", ".join(s.text for s in self.exp.shapes)
-        self.missed_info = _Missed(origin, target, should, text, policy, by)
-        if policy == "accept_on_next_move":
-            self.say(f"{by} played {text} without the compulsory capture ({capture_texts}); it stands unless "
-                     f"{opponent} asks to retract it before moving.", "warning")
-            self.missed_info.objection_ply = len(self.records)
-            self._force(origin, target, None, text, by)
-            return
-        choices = "retract or accept" if policy.endswith("accept") else "retract or huff"
-        self._refuse(f"{text}: a capture was compulsory ({capture_texts})", Illegal.MUST_CAPTURE)
-        self._warn(f"{by} played {text} without the compulsory capture ({capture_texts}). "
-                   f"{opponent} chooses: {choices}.")
-        self.lift()
-        self.missed()
-        self._display(self.hints.missed(origin, target, should))
+    def start_position_choice(self, choice: str) -> None:
+        """The answer to the start-position question: ``new_game`` or ``takeback`` (to the start)."""
+        plies = self.turn.start_question
+        if plies is None:
+            raise Refused("the board is not asking about the start position")
+        if choice == "new_game":
+            self.new_game()
+        elif choice == "takeback":
+            self.take_back_plies(plies, physical=True)
+        else:
+            raise Refused(f"the start position is answered by new_game or takeback, not {choice!r}")
 
-    def _force(self, origin: Cell, target: Cell, remove: Cell | None, text: str, by: str) -> bool:
+    # --- missed captures ------------------------------------------------------------------------------
+    def force_ply(self, origin: Cell, target: Cell, remove: Cell | None, text: str, by: str) -> bool:
         """Record a ply the rules refuse; False (refused out loud, nothing changed) if it cannot be saved."""
         square = self.map.square
         origin_sq, target_sq = square(origin), square(target)
@@ -1093,11 +497,11 @@ class Controller:
         try:
             record = self.record.force(fen, label, by)
         except SaveError as exc:
-            self._save_refused(str(exc), error=exc)
+            self.voice.save_refused(str(exc), exc)
             return False
         self._after_ply(record, restore=remove is not None)
         self.commit()
-        self._reread()
+        self.reread()
         return True
 
     def missed_choice(self, choice: str) -> None:
@@ -1105,34 +509,30 @@ class Controller:
         info = self.missed_info
         if info is None:
             raise Refused("there is no missed capture to answer")
-        allowed = {"opponent_choice_retract_or_accept": ("retract", "accept"),
-                   "opponent_choice_retract_or_huff": ("retract", "huff"),
-                   "accept_on_next_move": ("retract",)}.get(info.policy, ())
-        if choice not in allowed:
-            answers = " or ".join(allowed)
-            raise Refused(f"{self.variant.name}: a missed capture may be answered by {answers}, "
-                             f"not {choice!r}")
+        if choice not in info.answers:
+            raise Refused(f"{self.variant.name}: a missed capture may be answered by "
+                             f"{' or '.join(info.answers)}, not {choice!r}")
         self.missed_info = None
         back = "" if self.moves_itself else "put the piece back and "
         retracted = f"{info.text} is retracted: {back}capture."
         if info.objection_ply is not None:
-            self._takeback(1, physical=False)
+            self.take_back_plies(1, physical=False)
             self.say(retracted)
         elif choice == "retract":
             self.say(retracted)
             self.retract()
             self.turn.restore = True
             if self.played != self.exp.base:
-                self._go_out_of_sync(force=True)
+                reading.go_out_of_sync(self, force=True)
             else:
                 self.turn.restore = False
-                self._display(self.hints.turn(self.exp, self.turn.crown))
+                self.display(self.hints.turn(self.exp, self.turn.crown))
         elif choice == "accept":
-            if not self._force(info.origin, info.target, None, info.text, info.by):
+            if not self.force_ply(info.origin, info.target, None, info.text, info.by):
                 self.missed_info = info   # not saved: the choice is still to be made
         else:
-            huffed = info.target if info.origin in info.should else info.should[0]
-            if not self._force(info.origin, info.target, huffed, info.text, info.by):
+            huffed = info.huffed
+            if not self.force_ply(info.origin, info.target, huffed, info.text, info.by):
                 self.missed_info = info
                 return
             name = self.map.name(huffed)
@@ -1140,7 +540,7 @@ class Controller:
                      else f"Huff: take the piece on {name} off the board.")
 
     # --- takeback, end --------------------------------------------------------------------------------
-    def _takeback(self, plies: int, physical: bool, amended: _Previous | None = None) -> None:
+    def take_back_plies(self, plies: int, physical: bool, amended: Amendable | None = None) -> None:
         """Take ``plies`` plies back, then read the board again (``amended``: the last move, to be replaced by
         the one on the board, read with the squares touched making both)."""
         if not self.config.takeback and amended is None:
@@ -1156,74 +556,43 @@ class Controller:
             by_hand = not physical and not self.moves_itself   # the virtual board puts them back itself
             self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
                      + (": put the pieces back as the LEDs show." if by_hand else "."))
-        already_out = self.turn_state == "out_of_sync"
+        already_out = self.turn_state == OUT_OF_SYNC
         self.take_back()
         if already_out:   # no transition: the board is read against the earlier position
-            self._on_board(self.clock.now())
+            self.read_board(self.clock.now())
         else:
-            self._reread()
+            self.reread()
 
     def takeback(self, plies: int = 1) -> None:
         """Take back ``plies`` plies by command; the LEDs then guide the pieces back."""
-        if self.turn_state == "setup":
+        if self.turn_state == SETUP:
             raise Refused("there is no move to take back")
-        self._takeback(plies, physical=False)
+        self.take_back_plies(plies, physical=False)
 
-    def _conclude(self, result: str, reason: str) -> None:
-        """The game ended: recorded (journal, PDN), late engine answers dropped, said."""
+    def _finish(self, result: str, reason: str) -> None:
+        """End the game now (resignation, agreement, a claim, a fallen flag, or the rules): recorded (journal,
+        PDN), late engine answers dropped, said, and the machine in game_over."""
         self.turn.token = self._tokens = self._tokens + 1
         try:
             self.record.finish(result, reason)
         except SaveError as exc:
-            log.warning("%s", exc)
-            self.save_errors.append(exc)
-            self.say(f"{exc}.", "error")
-        self._emit(ev.GameOver(result, reason))
+            self.voice.save_failed(exc)
+        self.emit(ev.GameOver(result, reason))
         self.say(f"Game over: {result} ({reason}).")
-
-    def _finish(self, result: str, reason: str) -> None:
-        """End the game now (resignation, agreement, a claim, a fallen flag, or the rules)."""
-        self._conclude(result, reason)
-        if self.turn_state != "game_over":
+        if self.turn_state != GAME_OVER:
             self.finish(result=result, reason=reason)
 
     def resign(self, color: str) -> None:
         """``color`` resigns."""
-        if self.turn_state in ("game_over", "setup"):
+        if self.turn_state in (GAME_OVER, SETUP):
             raise Refused("there is no game in progress to resign")
         outcome = self.game.resign(Color.WHITE if color == "white" else Color.BLACK)
         self._finish(outcome.result, outcome.reason)
 
-    def _announce_claim(self) -> None:
-        """A claimable draw (variant.draw_claims) on a person's turn is said once."""
-        draw = self.game.claimable_draw()
-        if draw is None:
-            self.claimable = None
-            return
-        if self.claimable != draw.reason:
-            self.say(f"{draw.reason.capitalize()}: a draw may be claimed (claim at the console, "
-                     f"Claim draw on the web page), or play on.")
-        self.claimable = draw.reason
-
-    def _computer_claims(self) -> bool:
-        """The computer claims a claimable draw on its turn unless it is ahead on material; True when it
-        did."""
-        if self.game.claimable_draw() is None:
-            self.claimable = None
-            return False
-        if _ahead(self.game.board, self.game.board.turn):
-            self._announce_claim()
-            return False
-        self._claim(self.record.mover)
-        return True
-
     def claim_draw(self, color: str) -> None:
         """``color`` claims the draw a claim rule of the variant allows now (ValueError if none)."""
-        if self.turn_state in ("game_over", "setup"):
+        if self.turn_state in (GAME_OVER, SETUP):
             raise Refused("there is no game in progress")
-        self._claim(color)
-
-    def _claim(self, color: str) -> None:
         draw = self.game.claimable_draw()
         outcome = self.game.claim_draw()   # ValueError when no claim rule holds
         assert draw is not None
@@ -1286,21 +655,21 @@ class Controller:
         """Turn teaching mode (whole capture paths, rule names in refusals) on or off."""
         self.teaching = on
         self.hints.teaching = on
-        if self.state == "person.idle":
-            self._display(self.hints.turn(self.exp, self.turn.crown))
+        if self.state == PERSON_IDLE:
+            self.display(self.hints.turn(self.exp, self.turn.crown))
 
     def show_hint(self, token: int, move: Move | None) -> None:
         """The engine's suggestion for the person to move (asked with ``engine_token`` ``token``): light it
         (from, path, pieces to take off) and say it. Without one, light every legal move instead."""
-        if token != self.turn.token or self.turn_state != "person":
+        if token != self.turn.token or self.turn_state != PERSON:
             return   # the game moved on while the engine thought
         shape = self.exp.shape_of(move) if move is not None else None
         if shape is None:
             self.say("No hint from the engine: the legal moves are lit.", "warning")
-            self._display(self.hints.candidates(self.exp.shapes))
+            self.display(self.hints.candidates(self.exp.shapes))
             return
         self.say(f"Hint: {shape.text}.")
-        self._display(self.hints.hint(shape, self.occupancy))
+        self.display(self.hints.hint(shape, self.occupancy))
 
     def pdn(self) -> str:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""
@@ -1311,92 +680,12 @@ class Controller:
         return self.record.write_pdn()
 
     # --- output -----------------------------------------------------------------------------------------
-    def _display(self, frame: LedFrame) -> None:
+    def display(self, frame: LedFrame) -> None:
+        """Show ``frame`` on the LEDs (and send it as a HintFrame) unless it is shown already."""
         if frame != self.frame:
             self.frame = frame
             self._show(frame)
-            self._emit(ev.HintFrame(frame))
-
-    def say(self, text: str, level: str = "info") -> None:
-        """A sentence for the person: kept in the message history and sent as a Message event."""
-        self.messages.append({"text": text, "level": level})
-        self._emit(ev.Message(text, level))
-
-    def refuse_unsaved(self, message: str, error: SaveError) -> None:
-        """Something asked of the game (a new game over it) could not be saved: refused out loud, as a move
-        that cannot be saved is."""
-        self._save_refused(message, error=error)
-
-    def _save_refused(self, message: str, shape: MoveShape | None = None, *, error: SaveError) -> None:
-        """What was just done could not be saved: refused on the page, the terminal and (for a move) the LEDs,
-        the game as it was; a move standing on the board is tried again every RETRY_SECONDS (said once)."""
-        self.save_errors.append(error)
-        text = f"Refused: {message}"
-        self.alert = {"text": text, "level": "refusal"}
-        if shape is not None:
-            self._display(self.hints.refused(self.exp, shape.origin, shape.target))
-            self.turn.deadline = _Deadline("retry", self.clock.now() + RETRY_SECONDS)
-            if self.turn.unsaved == message:
-                return
-            self.turn.unsaved = message
-        log.warning("%s", message)
-        self.messages.append({"text": text, "level": "refusal"})
-        self._emit(ev.Refusal(message, "saving"))
-
-    def _refuse(self, message: str, reason: Illegal) -> None:
-        """A Refusal event, kept in the message history too so that a page opened later shows it, and the
-        alert until the board is right again."""
-        text = f"Refused: {message} ({reason.rule})"
-        section = f"docs/rules/{self.variant.id}.md#{reason.section}"
-        self.messages.append({"text": text, "level": "refusal", "section": section})
-        self.alert = {"text": text, "level": "refusal"}
-        self._emit(ev.Refusal(message, reason.rule, section))
-
-    def _warn(self, text: str) -> None:
-        """A warning that stands as the alert until the board is right again."""
-        self.say(text, "warning")
-        self.alert = {"text": text, "level": "warning"}
-
-    def state_dict(self) -> dict[str, Any]:
-        """The full JSON-ready state for a newly connected client (StateChanged payload)."""
-        board = self.game.board
-        pieces = [{"row": r, "col": c, "color": color_name(color), "king": king}
-                  for (r, c), (color, king) in sorted(self.exp.pieces.items())]
-        moves = [{"ply": i + 1, "text": rec.text, "by": rec.by, "fen": rec.fen}
-                 for i, rec in enumerate(self.records)]
-        cells = self.map.rc
-        last = None
-        if board.move_stack and self.records and self.records[-1].kind == "move":
-            m = board.peek()
-            last = {"from": list(self.map.rc(m.from_square)), "to": list(self.map.rc(m.to_square)),
-                    "captures": [list(self.map.rc(sq)) for sq in m.captures]}
-        shape = self.turn.computer_shape
-        return {
-            "variant": self.variant.id, "variant_name": self.variant.name,
-            "variant_options": to_json(self.variant.option_values()), "first": color_name(self.variant.first),
-            "rows": self.variant.height, "cols": self.variant.width,
-            "orientation": "white-far" if self.settings.flipped else "white-near",
-            "pieces": pieces, "turn": color_name(board.turn), "state": self.state,
-            "legal_moves": [s.text for s in self.exp.shapes], "moves": moves, "last_move": last,
-            "legal_paths": [{"text": s.text, "path": [list(cells(sq)) for sq in s.move.path],
-                             "captures": [list(c) for c in s.captures]} for s in self.exp.shapes],
-            "start_fen": self.start_fen, "draw_offer": self.draw_offer,
-            "leds": ev.frame_to_json(self.frame) if self.frame else [],
-            "clocks": self.clocks.to_json(self.clock.now()) if self.clocks is not None else None,
-            "engine": {"opponent": self.settings.opponent, "level": self.settings.level,
-                       "progress": self.progress,
-                       "thinking": self.state == "computer.thinking",
-                       "move": shape.text if shape else None},
-            "human_color": self.settings.human_color, "teaching": self.teaching,
-            "messages": list(self.messages), "alert": self.alert,
-            "question": ({"kind": "start_position", "plies": self.turn.start_question}
-                         if self.turn.start_question is not None else None),
-            "result": {"result": self.outcome[0], "reason": self.outcome[1]} if self.outcome else None,
-            "claimable_draw": self.claimable if self.outcome is None else None,
-            "board_connected": not self.board_lost,
-            "occupancy": [list(sq) for sq in sorted(self.occupancy)],
-            "fen": board.fen(),
-        }
+            self.emit(ev.HintFrame(frame))
 
     def __repr__(self) -> str:
         return (f"Controller({self.variant.id}, state={self.state}, ply={len(self.records)}, "

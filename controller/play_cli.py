@@ -42,6 +42,7 @@ from .replay import read_record
 from .sensorlog import SensorLogWriter
 from .session import Session
 from .squares import BoardMap
+from .states import COMPUTER_SHOWING, COMPUTER_THINKING, GAME_OVER
 
 log = logging.getLogger(__name__)
 
@@ -329,7 +330,7 @@ async def _answered(session: Session, offered_by: str, seconds: float = 30.0) ->
     s = ctl.settings
     if s.opponent != "engine" or s.plays(_other(offered_by)) != "computer":
         return
-    while ctl.draw_offer == offered_by and ctl.turn_state != "game_over" and waited < seconds:
+    while ctl.draw_offer == offered_by and ctl.turn_state != GAME_OVER and waited < seconds:
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
@@ -435,11 +436,11 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
     waited = 0.0
     if ctl.settings.human_color == "none" and session.lessons.lesson is None:
         seconds = 0.0   # a replay resumed after a restart: no record and no engine answers it
-    while ctl.state == "computer.thinking" and waited < seconds:
+    while ctl.state == COMPUTER_THINKING and waited < seconds:
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
-    if ctl.state == "computer.showing" and ctl.computer_shape is not None and board is not None:
+    if ctl.state == COMPUTER_SHOWING and ctl.computer_shape is not None and board is not None:
         print(f"(type {ctl.computer_shape.text} or `computer` to make the computer's move on the board)")
 
 
@@ -522,6 +523,6 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
             await server.stop()
         await asyncio.sleep(0.05)
         printer.cancel()
-        if session.controller.turn_state == "game_over":
+        if session.controller.turn_state == GAME_OVER:
             print(session.controller.pdn())
     return 0

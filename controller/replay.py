@@ -22,6 +22,7 @@ from rules.pdn.validate import start_board, variant_of
 from .errors import Refused
 from .ports import Flag, Report, StopFlag
 from .settings import EngineJob, GameSettings
+from .states import COMPUTER_SHOWING
 
 if TYPE_CHECKING:
     from .machine import Controller
@@ -128,7 +129,7 @@ class ReplayLesson:
         elif step == "forward":
             if len(ctl.records) >= len(self.moves):
                 raise Refused("the replay is at the end of the game")
-            if ctl.state != "computer.showing":
+            if ctl.state != COMPUTER_SHOWING:
                 raise Refused("set up the position the LEDs show first")
         else:
             raise Refused(f"a replay has no step {step!r}: forward, back or stop")

@@ -31,6 +31,7 @@ from rules import RulesError, Variant, get_variant
 
 from . import commands as cmd
 from . import events as ev
+from . import view
 from .broadcast.place import BroadcastPlace, load_place, save_place
 from .config import Config
 from .consult import EngineAnswer
@@ -512,7 +513,7 @@ class Table:
         ctl, health = self.controller, self.health
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
-        state = (ctl.state_dict()
+        state = (view.game_state(ctl)
                  | {"rating": self.rating.to_json(), "auto_computer": auto, "broadcast": place}
                  | health.state()
                  | {"lesson": self.lessons.to_json(ctl), "exercise_variants": self.lessons.variants})

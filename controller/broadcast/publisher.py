@@ -24,6 +24,7 @@ import paho.mqtt.client as mqtt
 from .. import events as ev
 from ..config import Config
 from ..journal import JOURNAL_NAME
+from ..states import OUT_OF_SYNC, top
 from .client import BrokerSettings, connect, make_client, reason_text
 from .place import BroadcastPlace
 from .tail import JournalTail
@@ -198,7 +199,7 @@ class Publisher:
         state = self.session.state()
         status = {"v": VERSION, "online": True, "state": state["state"],
                   "board_connected": state["board_connected"],
-                  "out_of_sync": state["state"].startswith("out_of_sync"),
+                  "out_of_sync": top(state["state"]) == OUT_OF_SYNC,
                   "game": self.tail.game, "seq": len(self.tail.entries), "heartbeat": self.settings.heartbeat}
         if status != self._status or force:
             self._status = status

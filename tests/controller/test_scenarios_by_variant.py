@@ -56,6 +56,7 @@ import pytest
 from rig import OPENINGS, Rig
 
 from controller import events as ev
+from controller import reading
 from controller.inference import disambiguate
 from firmware_bridge.types import BLUE, CYAN, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Light, Pattern
 from rules import Board, Game
@@ -353,7 +354,7 @@ def test_ambiguity_asks_and_touch_decides(variant: str) -> None:
     assert disambiguate((a, b), frozenset({man})) == (a, b)
     r.ctl.lift()
     r.ctl.settle()  # the hands as they are when a settled board shows two moves
-    r.ctl._ask((a, b))
+    reading.ask_between(r.ctl, (a, b))
     assert r.state == "person.ambiguous"
     names = {r.ctl.map.name(s) for s in (*a.path, *b.path)}
     assert r.lit() == dict.fromkeys(names, Light(CYAN, FAST))

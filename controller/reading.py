@@ -1,0 +1,584 @@
+"""Reading the board, state by state: one reader per drawn state (``controller.states`` names it as the
+state's ``on_board``), the gestures they recognise, and the timers they arm falling due.
+
+Each reader takes the Controller and the time, ``(ctl, now)``, looks at what the board shows (``ctl.played``
+against ``ctl.turn.exp`` and the turn's other facts, see ``controller.turn``) and answers only through the
+Controller's internal API for readers:
+
+- the machine's triggers: ``set_up``, ``lift``, ``capture_step``, ``settle``, ``put_back``, ``ask``,
+  ``reconsider``, ``missed``, ``resync``, ``lose_sync`` (and whether the current state has one, asked of
+  ``ctl.machine``);
+- its verbs: ``commit_move`` (record a move, then the next turn), ``take_back_plies``, ``force_ply`` (a ply
+  the rules refuse), ``missed_choice``, ``new_game``, ``arm`` (the turn's one timer), ``display`` (an LED
+  frame), ``emit`` (an event), ``read_board`` (read again in the state now current), ``reread`` (the same,
+  in a turn), ``computer_to_move``;
+- its voice: ``ctl.say``, ``ctl.voice.warn``, ``ctl.voice.refuse``, ``ctl.voice.clear``.
+
+The readers write only the turn's facts, ``missed_info`` and ``color_warned``; the rest they read: the game
+(``record``, ``records``, ``game``, ``variant``, ``history``, ``start_occupancy``), the board
+(``occupancy``, ``played``, ``playing``, ``map``), the settings (``config``, ``teaching``,
+``moves_itself``), ``hints``, ``state`` and ``turn_state``.
+
+State names come from ``controller.state_names``: ``controller.states`` imports this module.
+"""
+
+from __future__ import annotations
+
+import typing
+
+from firmware_bridge.types import Cell, LedFrame
+from rules import Illegal, IllegalMoveError, InvalidSquareError
+
+from . import events as ev
+from .hints import Fill
+from .inference import Expectation, MoveShape, Reading, disambiguate
+from .record import color_name
+from .state_names import OUT_OF_SYNC, PERSON_MISSED_CAPTURE, TURNS
+from .teaching import why_immobile
+from .turn import Deadline, MissedCapture
+
+if typing.TYPE_CHECKING:
+    from .machine import Controller
+
+__all__ = ["after_game", "after_missed_capture", "ask_between", "asking", "computer_turn", "go_out_of_sync",
+           "on_deadline", "out_of_sync", "person_turn", "settling", "setup", "show_sync", "sync_diff"]
+
+
+# --- the readers, one per drawn state -----------------------------------------------------------------------
+def setup(ctl: Controller, now: float) -> None:
+    """Waiting for the start position: play starts when it stands; wrong squares or a turned board are said
+    once."""
+    occ = ctl.occupancy
+    target = ctl.exp.base
+    if occ == target:
+        ctl.set_up()
+        ctl.say("The board is set up: play.")
+        ctl.reread()
+        return
+    wrong = occ - ctl.playing
+    if wrong and len(wrong) * 2 >= len(occ):
+        if not ctl.color_warned:
+            ctl.color_warned = True
+            ctl.say(f"The pieces stand on the wrong color of squares for {ctl.variant.name}: "
+                    f"its pieces go on the squares lit white; take the pieces off the squares lit red.",
+                    "warning")
+        ctl.display(ctl.hints.wrong_color(wrong, target - occ))
+        return
+    rotated = frozenset((ctl.variant.height - 1 - r, ctl.variant.width - 1 - c) for r, c in occ)
+    if rotated == target and not ctl.color_warned:
+        ctl.color_warned = True
+        ctl.say("The pieces are set up as if White sat at the other side of the board: turn the board, "
+                "or choose the other orientation for a new game.", "warning")
+    show_sync(ctl, emit=False)
+
+
+def person_turn(ctl: Controller, now: float) -> None:
+    """The person's move: the hands lift, capture and settle until the board shows one legal move; the last
+    move may still be amended, or taken back by restoring the position before it."""
+    if _restored_then_played(ctl, now):
+        return
+    _watch_mover(ctl, now)
+    turn = ctl.turn
+    reading = turn.exp.read(ctl.played)
+    if reading.kind != "none":
+        ctl.voice.clear()
+    if reading.kind == "rest":
+        turn.grace_at = None
+        turn.pending = ()
+        turn.touched.clear()
+        ctl.put_back()
+        ctl.display(ctl.hints.turn(turn.exp, turn.crown))
+        return
+    if reading.kind == "none":
+        if not _amending(ctl, now):
+            _not_your_turn(ctl, reading)
+            _unmatched(ctl, reading, now)
+        return
+    turn.grace_at = None
+    if reading.kind == "complete":
+        candidates = disambiguate(reading.complete, frozenset(turn.touched))
+        if reading.extendable:
+            _hands_on(ctl, reading)
+            ctl.settle()
+            turn.pending = reading.complete
+            ctl.arm("settle", now, ms=_settle_ms(ctl, reading))
+            ctl.display(_progress_frame(ctl, reading))
+            _explain_jumping_on(ctl, reading.complete)
+        elif len(candidates) == 1:
+            ctl.commit_move(candidates[0])
+        else:
+            _hands_on(ctl, reading)
+            ctl.settle()
+            ask_between(ctl, candidates)
+        return
+    turn.pending = ()
+    _hands_on(ctl, reading)
+    ctl.display(_progress_frame(ctl, reading))
+
+
+def settling(ctl: Controller, now: float) -> None:
+    """A move waits for its settle time: the next player's move, once begun, commits it."""
+    if not _reply_begun(ctl, now):
+        person_turn(ctl, now)
+
+
+def asking(ctl: Controller, now: float) -> None:
+    """The person was asked to choose: any legal change of the board starts the reading again."""
+    if ctl.exp.read(ctl.played).kind != "none":
+        ctl.reconsider()
+    person_turn(ctl, now)
+
+
+def after_missed_capture(ctl: Controller, now: float) -> None:
+    """The offender put the piece back himself: as if retracted."""
+    if ctl.played == ctl.exp.base:
+        ctl.missed_choice("retract")
+
+
+def computer_turn(ctl: Controller, now: float) -> None:
+    """The computer's move: shown on the LEDs once chosen, carried out by the person, then committed. Until
+    the person touches the computer's pieces, the person's own move may still be amended."""
+    if _restored_then_played(ctl, now):
+        return
+    _watch_mover(ctl, now)
+    turn = ctl.turn
+    shape = turn.computer_shape
+    reading = turn.exp.read(ctl.played)
+    if reading.kind == "none" and turn.pending and _reply_begun(ctl, now):
+        return
+    if reading.kind == "rest" or (shape is not None and shape in reading.partial):
+        ctl.voice.clear()
+    if reading.kind == "rest":
+        turn.grace_at = None
+        turn.pending = ()
+        ctl.display(ctl.hints.computer(shape, ctl.played) if shape else ctl.hints.thinking())
+        return
+    if shape is not None and shape in reading.complete:
+        turn.grace_at = None
+        if reading.extendable:
+            turn.pending = (shape,)
+            ctl.arm("settle", now, ms=_settle_ms(ctl, reading))
+        else:
+            ctl.commit_move(shape)
+        return
+    if shape is not None and shape in reading.partial:
+        turn.grace_at = None
+        turn.pending = ()
+        ctl.display(ctl.hints.computer(shape, ctl.played))
+        return
+    if reading.kind == "none" and _amending(ctl, now):
+        return
+    if shape is not None and reading.kind != "none":
+        other = reading.complete[0] if reading.complete else None
+        if other is not None and ctl.config.accept_alternative:
+            ctl.say(f"Accepted {other.text} instead of the computer's {shape.text}.")
+            ctl.commit_move(other)
+            return
+        if other is not None and turn.alt_warned != ctl.played:
+            turn.alt_warned = ctl.played
+            ctl.voice.warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
+                           f"as the LEDs show and play {shape.text}.")
+        to_empty, to_fill = sync_diff(ctl)
+        ctl.display(ctl.hints.computer_fix(shape, to_empty, to_fill))
+        return
+    _not_your_turn(ctl, reading)
+    _unmatched(ctl, reading, now)
+
+
+def out_of_sync(ctl: Controller, now: float) -> None:
+    """The board disagrees with the game: back in play when it shows the position (or, unless it must be
+    restored exactly, a step of a legal move). The start position set up early in a game asks first."""
+    turn = ctl.turn
+    if turn.start_question is not None and _asking_start(ctl, now):
+        return
+    if turn.restore:
+        if ctl.played != turn.exp.base:
+            show_sync(ctl)
+            return
+        turn.restore = False
+    if _restored_then_played(ctl, now):
+        return
+    reading = turn.exp.read(ctl.played)
+    if reading.kind != "none":
+        ctl.voice.clear()
+        ctl.resync()
+        ctl.read_board(now)
+        return
+    _unmatched(ctl, reading, now)
+
+
+def after_game(ctl: Controller, now: float) -> None:
+    """After the end: the last move may still be amended (a king sliding on to the square meant); an earlier
+    position set up again takes moves back; the start position restarts."""
+    if not _restored_then_played(ctl, now) and not _amending(ctl, now):
+        _physical_command(ctl, now, allow_restart=True)
+
+
+# --- the readers' timers ------------------------------------------------------------------------------------
+def on_deadline(ctl: Controller, d: Deadline, now: float) -> None:
+    """The turn's timer fell due, the board unchanged since it was armed: what the board showed that long
+    means (see ``Deadline`` for the kinds)."""
+    turn = ctl.turn
+    if d.kind == "settle":
+        candidates = disambiguate(turn.pending, frozenset(turn.touched))
+        if len(candidates) == 1:
+            ctl.commit_move(candidates[0])
+        else:
+            ask_between(ctl, candidates)
+    elif d.kind == "reply" and len(turn.pending) == 1:
+        ctl.commit_move(turn.pending[0])
+    elif d.kind == "takeback":
+        assert isinstance(d.data, int)
+        ctl.take_back_plies(d.data, physical=True)
+    elif d.kind == "restart":
+        ctl.new_game()
+    elif d.kind == "retry":
+        ctl.read_board(now)
+    elif d.kind == "missed" and _can(ctl, "lift"):
+        assert isinstance(d.data, tuple) and len(d.data) == 3
+        _missed_capture(ctl, *d.data)
+
+
+def _can(ctl: Controller, trigger: str) -> bool:
+    """Whether the machine has ``trigger`` in the current state."""
+    return trigger in ctl.machine.get_triggers(ctl.state)
+
+
+# --- what the board is asked to show ------------------------------------------------------------------------
+def ask_between(ctl: Controller, candidates: tuple[MoveShape, ...]) -> None:
+    """The board shows several moves that the squares touched do not tell apart: ask the person."""
+    ctl.turn.pending = candidates
+    ctl.ask()
+    texts = " or ".join(s.text for s in candidates)
+    ctl.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
+    ctl.display(ctl.hints.candidates(candidates))
+
+
+def sync_diff(ctl: Controller) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
+    """What the board must change to show the game: the squares to empty, the pieces to put."""
+    pieces = ctl.exp.pieces
+    to_empty = tuple(sorted(ctl.occupancy - ctl.exp.base))
+    to_fill = tuple(Fill(sq, color_name(pieces[sq][0]), pieces[sq][1])
+                    for sq in sorted(ctl.exp.base - ctl.occupancy))
+    return to_empty, to_fill
+
+
+def show_sync(ctl: Controller, emit: bool = True) -> None:
+    """Light what to empty and fill (and, with ``emit``, send it as an OutOfSync event)."""
+    to_empty, to_fill = sync_diff(ctl)
+    if emit:
+        ctl.emit(ev.OutOfSync(to_empty, tuple((f.square, f.color, f.king) for f in to_fill)))
+    ctl.display(ctl.hints.sync(to_empty, to_fill))
+
+
+def go_out_of_sync(ctl: Controller, force: bool = False) -> None:
+    """The grace time ran out (or the board must be restored): say what to fix and show it."""
+    if ctl.turn_state not in TURNS or ctl.state == PERSON_MISSED_CAPTURE:
+        return
+    if not force and ctl.exp.read(ctl.played).kind != "none":
+        return
+    if not (force and ctl.moves_itself):   # forced: the game moved the pieces, the board follows
+        to_empty, to_fill = sync_diff(ctl)
+        parts = [f"take the piece off {ctl.map.name(sq)}" for sq in to_empty]
+        parts += [f"put a {f.color} {'king' if f.king else 'man'} on {ctl.map.name(f.square)}"
+                  for f in to_fill]
+        ctl.voice.warn("The board does not match the game: " + "; ".join(parts) + ".")
+    ctl.lose_sync()
+
+
+# --- gestures: what the hands are doing ---------------------------------------------------------------------
+def _hands_on(ctl: Controller, reading: Reading) -> None:
+    """The person's hand state for a step of a move: capturing once a captured piece is involved."""
+    removed = reading.removed
+    shapes = reading.partial or reading.complete
+    if any(sq in s.captures for s in shapes for sq in removed) or (
+            reading.added and any(s.captures for s in shapes)):
+        ctl.capture_step()
+    else:
+        ctl.lift()
+
+
+def _progress_frame(ctl: Controller, reading: Reading, exp: Expectation | None = None) -> LedFrame:
+    """The LEDs for a move on its way: where the lifted piece may go, or the capture so far."""
+    exp = exp or ctl.exp
+    shapes = reading.partial or reading.complete
+    if not reading.added and len(reading.removed) == 1:
+        (origin,) = reading.removed
+        if exp.own(origin):
+            return ctl.hints.lifted(exp, origin)
+    landed = next(iter(reading.added)) if reading.added else None
+    return ctl.hints.capturing(exp, ctl.played, shapes, landed)
+
+
+def _settle_ms(ctl: Controller, reading: Reading) -> int:
+    """How long a board that a longer move could still extend must stay still: a flying king resting on its
+    line may be sliding on, so it waits longer (``king_settle_ms``)."""
+    pieces = ctl.exp.pieces
+    landed = next(iter(reading.added), None)
+    kings = all(pieces[s.origin][1] for s in reading.complete)
+    if (ctl.variant.king_flying and landed is not None and kings
+            and any(landed in s.passes and landed != s.target for s in reading.partial)):
+        return ctl.config.king_settle_ms
+    return ctl.config.settle_ms
+
+
+def _reply_begun(ctl: Controller, now: float) -> bool:
+    """While one move waits for its settle time, the next player's move has begun: a whole move made (commit
+    now), or a piece that can legally move lifted (commit once it stays lifted for the settle time; a brushed
+    piece put back at once commits nothing)."""
+    turn = ctl.turn
+    if len(turn.pending) != 1:
+        return False
+    pending = turn.pending[0]
+    after = turn.after.get(pending.move)
+    if after is None:
+        board = ctl.game.board.copy()
+        board.push(pending.move)
+        after = turn.after[pending.move] = Expectation(board, ctl.map)
+    reading = after.read(ctl.played)
+    if reading.kind == "complete":
+        ctl.commit_move(pending)
+        return True
+    lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
+    if reading.kind == "partial" and lifted is not None and after.shapes_from(lifted):
+        ctl.arm("reply", now, lifted)
+        return True
+    return False
+
+
+def _watch_mover(ctl: Controller, now: float) -> None:
+    """The side to move touching its own pieces (one off its square for the settle time) ends the right to
+    amend the move before."""
+    turn = ctl.turn
+    if turn.previous is None:
+        return
+    lifted = any(sq not in ctl.played for sq in turn.exp.base if turn.exp.own(sq))
+    if lifted and turn.lifted_since is None:
+        turn.lifted_since = now
+    sustained = turn.lifted_since is not None and now - turn.lifted_since >= ctl.config.settle_ms / 1000
+    if sustained:
+        turn.previous = None
+    if not lifted:
+        turn.lifted_since = None
+
+
+def _amending(ctl: Controller, now: float) -> bool:
+    """The board shows the last move changed (the mover's hand is back on it) while the side to move has not
+    touched the board: another legal move from the position before it replaces it ("amended: 9-14, not
+    9-13"), the piece in the hand shows where it may go. Strict touch-move refuses instead."""
+    turn = ctl.turn
+    previous = turn.previous
+    if previous is None:
+        return False
+    reading = previous.exp.read(ctl.played)
+    if reading.kind == "none" or (reading.kind == "rest" and not ctl.config.touch_move):
+        return False   # a restored position is a takeback (_physical_command)
+    turn.grace_at = None
+    if ctl.config.touch_move:
+        text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
+                f"{ctl.map.name(previous.shape.target)}.")
+        if reading.kind != "partial" and (ctl.voice.alert is None or ctl.voice.alert["text"] != text):
+            ctl.voice.warn(text)
+        to_empty, to_fill = sync_diff(ctl)
+        ctl.display(ctl.hints.sync(to_empty, to_fill))
+        return True
+    if reading.kind == "partial":
+        ctl.voice.clear()
+        ctl.display(_progress_frame(ctl, reading, previous.exp))
+        return True
+    ctl.take_back_plies(1, physical=True, amended=previous)
+    return True
+
+
+def _restored_then_played(ctl: Controller, now: float) -> bool:
+    """The board showed an earlier position: if what follows is legal from there, it was a takeback (taken
+    now, and the board read again); otherwise the earlier position was passed by chance."""
+    turn = ctl.turn
+    plies = turn.restored
+    if plies is None:
+        return False
+    turn.restored = None
+    if ctl.played == ctl.history[-1 - plies]:
+        turn.restored = plies
+        ctl.arm("takeback", now, plies)
+        return True
+    board = list(ctl.record.boards())[len(ctl.records) - plies]
+    if Expectation(board, ctl.map).read(ctl.played).kind == "none":
+        return False
+    ctl.take_back_plies(plies, physical=True)
+    return True
+
+
+def _physical_command(ctl: Controller, now: float, allow_restart: bool) -> bool:
+    """Takeback by restoring an earlier position, or a new game by setting up the start position (asked first
+    early in a game, when it could also be a takeback to the start)."""
+    occ = ctl.played
+    plies = len(ctl.records)
+    if ctl.config.new_game_on_start and plies and occ == ctl.start_occupancy and (
+            allow_restart or plies > 20 or not ctl.config.takeback):
+        ctl.arm("restart", now)
+        return True
+    if ctl.config.new_game_on_start and plies >= 2 and occ == ctl.start_occupancy:
+        _ask_start(ctl, plies)
+        return True
+    if ctl.config.takeback and plies:
+        for k in range(1, min(plies, 20) + 1):
+            if ctl.history[-1 - k] != occ:
+                continue
+            if k == 1 and ctl.turn.previous is not None:
+                ctl.take_back_plies(1, physical=True)   # the mover undid his move before anyone touched
+            else:
+                ctl.turn.restored = k
+                ctl.arm("takeback", now, k)
+            return True
+    return False
+
+
+def _ask_start(ctl: Controller, plies: int) -> None:
+    """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
+    ctl.turn.start_question = plies
+    ctl.voice.warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
+                   f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
+                   f"takes them back.")
+    if _can(ctl, "lose_sync"):
+        ctl.lose_sync()
+    ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
+
+
+def _asking_start(ctl: Controller, now: float) -> bool:
+    """While the start-position question stands: the board still shows it, or a move from it begins (a
+    takeback); the game's own position again, or any other board, drops the question."""
+    plies = ctl.turn.start_question
+    assert plies is not None
+    if ctl.played == ctl.start_occupancy:
+        ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
+        return True
+    if ctl.played != ctl.exp.base and Expectation(ctl.record.start_board(), ctl.map).read(
+            ctl.played).kind != "none":
+        ctl.take_back_plies(plies, physical=True)
+        return True
+    ctl.turn.start_question = None
+    ctl.voice.clear()
+    return False
+
+
+def _unmatched(ctl: Controller, reading: Reading, now: float) -> None:
+    """The board matches nothing legal: takeback, restart, refusal or (after the grace time) out of sync."""
+    if _physical_command(ctl, now, allow_restart=False):
+        return
+    if not ctl.computer_to_move() and not ctl.missed_info:
+        _check_refusal(ctl, reading, now)
+        lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
+        if lifted is not None and ctl.exp.own(lifted):
+            ctl.display(ctl.hints.lifted(ctl.exp, lifted))
+            _explain_immobile(ctl, lifted)
+    if ctl.turn_state == OUT_OF_SYNC:
+        show_sync(ctl)
+    elif ctl.turn.grace_at is None:
+        ctl.turn.grace_at = now + ctl.config.grace_ms / 1000
+
+
+# --- what is said about the board ---------------------------------------------------------------------------
+def _not_your_turn(ctl: Controller, reading: Reading) -> None:
+    """A piece of the side not to move lifted, nothing else changed: said at once, its square lit red."""
+    lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
+    piece = ctl.exp.pieces.get(lifted) if lifted is not None else None
+    if lifted is None or piece is None or piece[0] == ctl.exp.turn:
+        return
+    if lifted not in ctl.turn.told:
+        ctl.turn.told.add(lifted)
+        mover = ctl.record.mover
+        who = f"the computer ({mover})" if ctl.computer_to_move() else mover
+        ctl.voice.warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
+                       f"{ctl.map.name(lifted)}.")
+    ctl.display(ctl.hints.not_your_turn(ctl.exp, lifted, ctl.turn.crown))
+
+
+def _explain_jumping_on(ctl: Controller, shapes: tuple[MoveShape, ...]) -> None:
+    """A capture the rules let stop where it stands, or jump on (Konane): said once a turn, so that the person
+    knows both are moves."""
+    if ctl.turn.jump_on_said:
+        return
+    for shape in shapes:
+        path = shape.move.path
+        longer = [s.text for s in ctl.exp.shapes
+                  if s.captures and len(s.move.path) > len(path) and s.move.path[:len(path)] == path]
+        if shape.captures and longer:
+            ctl.turn.jump_on_said = True
+            ctl.say(f"You may stop here or jump again: {shape.text} stops on "
+                    f"{ctl.map.name(shape.target)}; {' or '.join(longer)} jumps on.")
+            return
+
+
+def _explain_immobile(ctl: Controller, lifted: Cell) -> None:
+    """Teaching mode: an own piece lifted that has no legal move is refused in words, naming the rule (once a
+    turn for each square); the LEDs already light it red."""
+    square = ctl.map.square(lifted)
+    if not ctl.teaching or square is None or ctl.exp.shapes_from(lifted) or lifted in ctl.turn.told:
+        return
+    ctl.turn.told.add(lifted)
+    why = why_immobile(ctl.game.board, square)
+    ctl.voice.refuse(f"{why.text[0].upper()}{why.text[1:]}. {_rule_of(ctl, why.reason)}. Put it back",
+                     why.reason, ctl.variant)
+
+
+def _rule_of(ctl: Controller, reason: Illegal) -> str:
+    """Teaching mode's words for the rule behind a refusal, and where its rules page explains it."""
+    return (f"The rule of {reason.rule}: see the {ctl.variant.name} rules, section "
+            f"'{reason.section.replace('-', ' ')}'")
+
+
+def _check_refusal(ctl: Controller, reading: Reading, now: float) -> None:
+    """One own piece moved to one square that no legal move explains: refuse it, naming the rule."""
+    own = [sq for sq in reading.removed if ctl.exp.own(sq)]
+    if len(own) != 1 or len(reading.added) != 1:
+        return
+    origin, (target,) = own[0], tuple(reading.added)
+    enemies = reading.removed - {origin}
+    sep = ctl.variant.capture_separator if enemies else "-"
+    text = f"{ctl.map.name(origin)}{sep}{ctl.map.name(target)}"
+    try:
+        ctl.game.board.parse_move(text)
+        message, reason = f"{text} must take off exactly the pieces it jumps", Illegal.WRONG_CAPTURE_PATH
+    except IllegalMoveError as exc:
+        message, reason = str(exc), exc.reason
+    except (InvalidSquareError, ValueError) as exc:
+        message, reason = str(exc), Illegal.PIECE_MOVEMENT
+    policy = ctl.variant.missed_capture_policy
+    if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and _can(ctl, "lift"):
+        ctl.arm("missed", now, (origin, target, text))
+        return
+    if ctl.turn.refused_at == ctl.played:
+        return
+    ctl.turn.refused_at = ctl.played
+    if origin in ctl.turn.told:   # said when it was lifted: why this piece cannot move (teaching mode)
+        ctl.display(ctl.hints.refused(ctl.exp, origin, target))
+        return
+    if ctl.teaching:   # the lesson: the rule by name, and where the rules page explains it
+        message = f"{message}. {_rule_of(ctl, reason)}. Put the piece back"
+    ctl.voice.refuse(message, reason, ctl.variant)
+    ctl.display(ctl.hints.refused(ctl.exp, origin, target))
+
+
+def _missed_capture(ctl: Controller, origin: Cell, target: Cell, text: str) -> None:
+    """A move that ignored a compulsory capture stood for the settle time: as the variant's policy says,
+    it stands unless objected to before the next move, or it waits for the opponent's choice."""
+    policy = ctl.variant.missed_capture_policy
+    by = ctl.record.mover
+    opponent = "black" if by == "white" else "white"
+    should = ctl.exp.must_capture
+    capture_texts = ", ".join(s.text for s in ctl.exp.shapes)
+    ctl.missed_info = MissedCapture(origin, target, should, text, policy, by)
+    if policy == "accept_on_next_move":
+        ctl.say(f"{by} played {text} without the compulsory capture ({capture_texts}); it stands unless "
+                f"{opponent} asks to retract it before moving.", "warning")
+        ctl.missed_info.objection_ply = len(ctl.records)
+        ctl.force_ply(origin, target, None, text, by)
+        return
+    choices = "retract or accept" if policy.endswith("accept") else "retract or huff"
+    ctl.voice.refuse(f"{text}: a capture was compulsory ({capture_texts})", Illegal.MUST_CAPTURE, ctl.variant)
+    ctl.voice.warn(f"{by} played {text} without the compulsory capture ({capture_texts}). "
+                   f"{opponent} chooses: {choices}.")
+    ctl.lift()
+    ctl.missed()
+    ctl.display(ctl.hints.missed(origin, target, should))
