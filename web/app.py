@@ -12,7 +12,6 @@ import asyncio
 import json
 import logging
 from importlib.resources import files
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -22,6 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller.config import Config
 from controller.rating_history import RATINGS_FILE
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
@@ -32,6 +32,7 @@ from .library import GameLibrary, LibraryError, replay
 from .limits import Limits, ThrottledLog
 from .messages import ClientError, Dispatcher, redact
 from .rules_page import rules_page
+from .seam import BoardSession
 from .stats import StatsError, library_stats, page_json
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ def websocket_room(limits: Limits) -> int | None:
     return None if cap is None else max(1, cap - max(8, cap // 16))
 
 
-def create_app(session: Any, config: Any = None, *, options: WebOptions | None = None,
+def create_app(session: BoardSession, config: Config | None = None, *, options: WebOptions | None = None,
                limits: Limits | None = None) -> Starlette:
     """A Starlette app serving one controller Session: page, websocket ``/ws``, ``/api/...``.
 
@@ -180,7 +181,7 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         """The game library's statistics (the Statistics tab)."""
         if why := view_refused(request):
             return forbidden(why, "access token required")
-        ratings = getattr(session, "ratings_path", None) or options.data_dir / RATINGS_FILE
+        ratings = session.ratings_path or options.data_dir / RATINGS_FILE
         return JSONResponse(await asyncio.to_thread(page_json, library, ratings))
 
     async def api_stats_csv(request: Request) -> Response:

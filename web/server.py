@@ -20,14 +20,17 @@ import logging
 import socket
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Unpack
 
 import uvicorn
 
-from .access import WebOptions
+from controller.config import Config
+
+from .access import Overrides, WebOptions
 from .app import create_app
 from .connections import AcceptErrors, ConnectionGuard, protocol_classes
 from .limits import Limits, ThrottledLog, connection_cap, raise_descriptor_limit
+from .seam import BoardSession
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +45,9 @@ class WebServer:
     override the defaults, e.g. in tests).
     """
 
-    def __init__(self, session: Any, config: Any = None, *, options: WebOptions | None = None,
-                 limits: Limits | None = None, **overrides: Any) -> None:
+    def __init__(self, session: BoardSession, config: Config | None = None, *,
+                 options: WebOptions | None = None, limits: Limits | None = None,
+                 **overrides: Unpack[Overrides]) -> None:
         self.options = options or WebOptions.from_config(config, **overrides)
         limits = limits or Limits()
         if limits.max_connections is None:
@@ -148,8 +152,9 @@ def _print_now(text: str) -> None:
     print(text, flush=True)
 
 
-async def start_server(session: Any, config: Any = None, *,
-                       announce: Callable[[str], None] | None = _print_now, **overrides: Any) -> WebServer:
+async def start_server(session: BoardSession, config: Config | None = None, *,
+                       announce: Callable[[str], None] | None = _print_now,
+                       **overrides: Unpack[Overrides]) -> WebServer:
     """Start serving the page for ``session`` in the background and announce "Open URL" (with the token
     when one is needed); returns the running WebServer (``await server.stop()`` to end it).
 
@@ -167,8 +172,8 @@ async def start_server(session: Any, config: Any = None, *,
     return server
 
 
-async def serve(session: Any, config: Any = None, *, announce: Callable[[str], None] | None = _print_now,
-                **overrides: Any) -> None:
+async def serve(session: BoardSession, config: Config | None = None, *,
+                announce: Callable[[str], None] | None = _print_now, **overrides: Unpack[Overrides]) -> None:
     """Serve the page for ``session`` until cancelled (see :func:`start_server`)."""
     server = await start_server(session, config, announce=announce, **overrides)
     try:
