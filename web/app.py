@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from importlib.resources import files
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -33,17 +32,13 @@ from .limits import Limits, ThrottledLog
 from .messages import ClientError, Dispatcher, redact
 from .rules_page import rules_page
 from .seam import BoardSession
+from .serve import static_dir
 from .stats import StatsError, library_stats, page_json
 
 log = logging.getLogger(__name__)
 
 STATUS = {"done": 200, "refused": 409, "failed": 500}
 """The HTTP status of a command's reply by its outcome."""
-
-
-def static_dir() -> str:
-    """The directory of the page's HTML, JS and CSS (package data of ``web``)."""
-    return str(files("web") / "static")
 
 
 def websocket_room(limits: Limits) -> int | None:
@@ -68,6 +63,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     rates = AddressRates(limits.command_rate, limits.command_burst)   # HTTP commands, per client address
     throttled = ThrottledLog(log)
     max_clients = websocket_room(limits)
+    static = static_dir("web")
 
     def view_refused(request: Request | WebSocket) -> str | None:
         """Why ``request`` may not watch (None: it may); a wrong token is counted against its connection."""
@@ -90,7 +86,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         if why := view_refused(request):
             return forbidden(why, "this board needs the access token: open the URL printed at start",
                              as_json=False)
-        return FileResponse(f"{static_dir()}/index.html", headers={"Cache-Control": "no-store"})
+        return FileResponse(f"{static}/index.html", headers={"Cache-Control": "no-store"})
 
     async def api_state(request: Request) -> Response:
         if why := view_refused(request):
@@ -211,7 +207,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         await client.serve(dispatcher.hello() | {"state": session.state()})
 
     async def favicon(request: Request) -> Response:
-        return FileResponse(f"{static_dir()}/favicon.svg", media_type="image/svg+xml")
+        return FileResponse(f"{static}/favicon.svg", media_type="image/svg+xml")
 
     routes = [
         Route("/", index),
@@ -227,7 +223,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         Route("/api/stats", api_stats),
         Route("/api/stats/{table:str}.csv", api_stats_csv),
         WebSocketRoute("/ws", websocket),
-        Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
+        Mount("/static", app=StaticFiles(directory=static), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, names=options.host_names()),
                   Middleware(BodyLimit, max_body=limits.max_body)]
