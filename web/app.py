@@ -20,6 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller import states
 from controller.config import Config
 from controller.rating_history import RATINGS_FILE
 
@@ -39,6 +40,18 @@ log = logging.getLogger(__name__)
 
 STATUS = {"done": 200, "refused": 409, "failed": 500}
 """The HTTP status of a command's reply by its outcome."""
+
+
+def states_script() -> str:
+    """``/states.js``: the controller's state names (``controller.states.NAMES``) as the ES module the page's
+    scripts import, so the page compares with the names the controller uses and never spells one itself."""
+    table = json.dumps(states.NAMES, indent=2)
+    separator = json.dumps(states.TurnState.separator)
+    return ("// The controller's state names, made by web/app.py from controller/states.py (NAMES): compare\n"
+            "// with these, never with a name spelt out.\n"
+            f"export const STATES = Object.freeze({table});\n\n"
+            "/** The turn part of a state name (\"person\" of \"person.lifted\"): controller.states.top. */\n"
+            f"export const top = (state) => String(state || \"\").split({separator})[0];\n")
 
 
 def websocket_room(limits: Limits) -> int | None:
@@ -64,6 +77,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     throttled = ThrottledLog(log)
     max_clients = websocket_room(limits)
     static = static_dir("web")
+    states_js = states_script()
 
     def view_refused(request: Request | WebSocket) -> str | None:
         """Why ``request`` may not watch (None: it may); a wrong token is counted against its connection."""
@@ -206,12 +220,16 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         client = WebSocketClient(ws, hub, dispatcher, tokens, limits, throttled)
         await client.serve(dispatcher.hello() | {"state": session.state()})
 
+    async def states_module(request: Request) -> Response:
+        return Response(states_js, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     async def favicon(request: Request) -> Response:
         return FileResponse(f"{static}/favicon.svg", media_type="image/svg+xml")
 
     routes = [
         Route("/", index),
         Route("/favicon.ico", favicon),
+        Route("/states.js", states_module),
         Route("/api/state", api_state),
         Route("/api/command", api_command, methods=["POST"]),
         Route("/api/current.pdn", api_current_pdn),
