@@ -9,20 +9,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
-import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from readers import ReadError, read_bytes
 from rules import VARIANT_IDS, Variant, get_variant
-from rules.errors import shorten
 from rules.options import format_text, parse_text
 
-from .broadcast.client import PROTOCOLS
+from .broadcast.client import DEFAULT_BROKER, PROTOCOLS, BrokerSettings
+from .broadcast.wire import DEFAULT_PREFIX, BoardTopic
 from .errors import ControllerError
-from .field_docs import setting_help
+from .settings_file import SettingsFile, Where
 
 DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
 OPPONENTS = ("engine", "person", "external", "dxp")
@@ -120,7 +117,7 @@ class Config:
     """The local player profile whose rating a game against the built-in engine updates."""
     broadcast: bool = False
     """Publish the game to a tournament hall's MQTT broker (``dboard hall`` shows it; off at home)."""
-    broadcast_broker: str = "localhost:1883"
+    broadcast_broker: str = DEFAULT_BROKER
     """The hall's broker: HOST, HOST:PORT, or mqtts://HOST:PORT for TLS."""
     broadcast_user: str = ""
     """This board's user name at the broker (the hall's ACL lets it publish only under its own board)."""
@@ -132,7 +129,7 @@ class Config:
     """CA certificate file of the broker's TLS certificate (empty: the system's CAs)."""
     broadcast_protocol: str = "5"
     """MQTT protocol version: 5 or 3.1.1."""
-    broadcast_prefix: str = "dboard"
+    broadcast_prefix: str = DEFAULT_PREFIX
     """First topic level(s): the board publishes under PREFIX/EVENT/ROUND/BOARD/."""
     broadcast_event: str = "event"
     """The event's short name (a topic level: no / + #)."""
@@ -167,16 +164,12 @@ class Config:
             host_port(self.dxp_engine, "dxp_engine")
         if not self.player.strip():
             raise ConfigError("player: the profile name must not be empty")
-        if self.token and len(self.token) < MIN_TOKEN:
-            raise ConfigError(f"token: must be at least {MIN_TOKEN} characters long, got {len(self.token)} "
-                              f"(leave it empty to have one generated)")
+        if problem := token_problem(self.token):
+            raise ConfigError(f"token: {problem}")
         _check_range("broadcast_heartbeat", self.broadcast_heartbeat, 0.1, 3600.0)
         if self.broadcast:
-            from .broadcast.client import BrokerSettings
-            from .broadcast.wire import BoardTopic
-
             try:
-                BrokerSettings.parse(self.broadcast_broker, protocol=self.broadcast_protocol)
+                self.broker_settings()
                 BoardTopic(self.broadcast_prefix, self.broadcast_event, self.broadcast_round,
                            self.broadcast_board)
             except ValueError as exc:
@@ -191,12 +184,26 @@ class Config:
             key = "variant_options" if self.variant_options.strip() else "variant"
             raise ConfigError(f"{key}: {exc}") from None
 
+    def broker_settings(self) -> BrokerSettings:
+        """How to reach the hall's broker (the ``broadcast_*`` keys); a ValueError names a bad one."""
+        return BrokerSettings.parse(self.broadcast_broker, user=self.broadcast_user,
+                                    password=self.broadcast_password, tls=self.broadcast_tls,
+                                    ca=self.broadcast_ca, protocol=self.broadcast_protocol)
+
     @property
     def data_path(self) -> Path:
         return Path(os.path.expanduser(self.data_dir))
 
     def replace(self, **changes: Any) -> Config:
         return dataclasses.replace(self, **changes)
+
+
+def token_problem(token: str) -> str | None:
+    """Why a configured access token is refused (one that short could be guessed), or None."""
+    if token and len(token) < MIN_TOKEN:
+        return (f"must be at least {MIN_TOKEN} characters long, got {len(token)} (leave it empty to have one "
+                "generated)")
+    return None
 
 
 def host_port(text: str, key: str = "address") -> tuple[str, int]:
@@ -213,37 +220,15 @@ def _check_range(key: str, value: float, low: float, high: float) -> None:
         raise ConfigError(f"{key}: must be between {low} and {high}, got {value}")
 
 
-def _coerce(key: str, expected: type, value: Any, where: str) -> Any:
-    """Check a TOML value against the field's type (ints are accepted where floats are expected)."""
-    if expected is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, bool) and expected is not bool:
-        raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, got a boolean")
-    if not isinstance(value, expected):
-        raise ConfigError(f"{where}: key {key!r} expects {expected.__name__}, "
-                          f"got {type(value).__name__} {value!r}")
-    return value
-
-
-_TYPES: dict[str, type] = {f.name: {"str": str, "int": int, "float": float, "bool": bool}[str(f.type)]
-                           for f in fields(Config)}
-
-
-def from_mapping(data: dict[str, Any], where: str = "config") -> Config:
-    """Build a Config from a parsed TOML table, naming any unknown key or wrong type."""
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "variant_options" and isinstance(value, dict):
-            values[key] = _options_table(str(data.get("variant", Config.variant)), value, where)
-            continue
-        if key not in _TYPES:
-            known = ", ".join(sorted(_TYPES))
-            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {known})")
-        values[key] = _coerce(key, _TYPES[key], value, where)
-    try:
-        return Config(**values)
-    except ConfigError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+def from_mapping(data: dict[str, Any], where: str | Where = "config") -> Config:
+    """Build a Config from a parsed TOML table, naming any unknown key or wrong type (``where``: the file,
+    or where each key is written in it)."""
+    located = where if callable(where) else lambda key: where
+    table = dict(data)
+    if isinstance(table.get("variant_options"), dict):
+        variant, options = str(table.get("variant", Config.variant)), table["variant_options"]
+        table["variant_options"] = _options_table(variant, options, located("variant_options"))
+    return SETTINGS.from_table(table, located)
 
 
 def _options_table(variant: str, table: dict[str, Any], where: str) -> str:
@@ -262,84 +247,13 @@ def load(path: Path | None = None) -> Config:
         if explicit:
             raise ConfigError(f"{path}: config file not found")
         return Config()
-    try:
-        raw = read_bytes(path, what="config file", limit=MAX_CONFIG_BYTES)
-    except ReadError as exc:   # a FIFO, a device or a huge file where the config should be
-        raise ConfigError(str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = raw[:exc.start].decode("utf-8")  # (valid up to the bad byte)
-        raise ConfigError(f"{path}: {_position(before, len(before))}: byte 0x{raw[exc.start]:02X} is not "
-                          "UTF-8: the config file must be UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-    except (RecursionError, ValueError) as exc:  # too deep for tomllib; an integer past int()'s digit limit
-        raise ConfigError(f"{path}: {hostile_toml(text) or shorten(str(exc), 200)}") from None
-    return from_mapping(data, str(path))
-
-
-MAX_DEPTH = 100
-"""Arrays and inline tables nested deeper are refused (a setting is a plain value; tomllib recurses)."""
-
-
-def hostile_toml(text: str) -> str | None:
-    """Where TOML text nests arrays or inline tables past MAX_DEPTH, or writes a number too long for int(),
-    outside strings and comments: "line L, column C: what was wrong", or None."""
-    max_digits = sys.get_int_max_str_digits() or len(text) + 1
-    depth = i = 0
-    while i < len(text):
-        char, end = text[i], i + 1
-        if char == "#":
-            end = text.find("\n", i)
-            end = len(text) if end == -1 else end
-        elif char in "\"'":
-            end = _string_end(text, i)
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return f"{_position(text, i)}: arrays and inline tables nested more than {MAX_DEPTH} deep"
-        elif char in "]}":
-            depth = max(depth - 1, 0)
-        elif "0" <= char <= "9":
-            while end < len(text) and text[end] in _DIGITS:
-                end += 1
-            digits = end - i - text.count("_", i, end)
-            if digits > max_digits:
-                return f"{_position(text, i)}: a number of {digits:,} digits: a setting has at most 19"
-        i = end
-    return None
-
-
-_DIGITS = frozenset("0123456789_")
-
-
-def _string_end(text: str, start: int) -> int:
-    """The offset just past the TOML string starting at `start` (basic or literal, one- or multi-line)."""
-    quote = text[start] * 3 if text.startswith(text[start] * 3, start) else text[start]
-    i = start + len(quote)
-    while (close := text.find(quote, i)) != -1:
-        backslashes = 0
-        while quote[0] == '"' and text[close - 1 - backslashes] == "\\":
-            backslashes += 1
-        if backslashes % 2 == 0:
-            return close + len(quote)
-        i = close + 1
-    return len(text)
-
-
-def _position(text: str, offset: int) -> str:
-    """ "line L, column C" of an offset in text (both counted from 1)."""
-    line = text.count("\n", 0, offset) + 1
-    column = offset - text.rfind("\n", 0, offset)
-    return f"line {line}, column {column}"
+    file = SETTINGS.read(path)
+    return from_mapping(file.data, file.where)
 
 
 def allowed_values(name: str) -> str:
     """The values setting `name` accepts, in words, for --help (its docstring says what it means)."""
-    kind = _TYPES[name]
+    kind = SETTINGS.types[name]
     if name in CHOICES:
         return ", ".join(CHOICES[name])
     if name in RANGES:
@@ -354,30 +268,22 @@ def allowed_values(name: str) -> str:
     return "a whole number" if kind is int else "a number" if kind is float else ""
 
 
+SETTINGS = SettingsFile(Config, ConfigError, "config file", file_help=f"config file (default {DEFAULT_PATH})",
+                        group="settings (override the config file)", allowed=allowed_values,
+                        limit=MAX_CONFIG_BYTES)
+"""How the config is read from its file and set on the command line."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--config`` and one ``--<key>`` option per setting (overriding the file), each with its help:
-    the field's docstring in Config, the values it accepts and its default."""
-    parser.add_argument("--config", type=Path, help=f"config file (default {DEFAULT_PATH})")
-    group = parser.add_argument_group("settings (override the config file)")
-    for f in fields(Config):
-        flag = "--" + f.name.replace("_", "-")
-        kind = _TYPES[f.name]
-        text = setting_help(Config, f.name, allowed_values(f.name))
-        if kind is bool:
-            group.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=None,
-                               help=text)
-        else:
-            group.add_argument(flag, dest=f.name, type=kind, default=None, metavar=f.name.upper(), help=text)
+    """Add ``--config`` and one ``--<key>`` option per setting (overriding the config file), each with its
+    help: the field's docstring in Config, the values it accepts and its default."""
+    SETTINGS.add_arguments(parser)
 
 
 def from_args(args: argparse.Namespace) -> Config:
     """The config file named by ``--config`` (or the default) with command-line overrides applied."""
     config = load(args.config)
-    overrides = {f.name: getattr(args, f.name) for f in fields(Config)
-                 if getattr(args, f.name, None) is not None}
+    overrides = SETTINGS.overrides(args)
     if overrides.get("variant", config.variant) != config.variant and "variant_options" not in overrides:
         overrides["variant_options"] = ""   # the file's options are another variant's
-    try:
-        return config.replace(**overrides)
-    except ConfigError as exc:
-        raise ConfigError(f"command line: {exc}") from None
+    return SETTINGS.replaced(config, overrides)

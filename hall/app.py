@@ -11,7 +11,6 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from email.utils import formatdate, parsedate_to_datetime
-from importlib.resources import files
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -21,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from controller.broadcast.wire import check_level
 from web.access import AccessDenied, WebOptions, same_origin
+from web.serve import static_dir
 
 from .book import BookError
 from .pdn import board_pdn
@@ -55,10 +55,6 @@ def checked_names(handler: Handler) -> Handler:
     return guarded
 
 
-def static_dir() -> str:
-    return str(files("hall") / "static")
-
-
 def conditional(request: Request, body: str, changed_at: float, media_type: str) -> Response:
     """``body`` with a strong ETag and (once its second is over) Last-Modified; 304 when the poller has it.
 
@@ -86,6 +82,7 @@ def conditional(request: Request, body: str, changed_at: float, media_type: str)
 def create_app(hall: Hall, options: WebOptions) -> Starlette:
     """The Starlette app of ``hall``; control actions need ``options``' token when it is required."""
     registry = hall.registry
+    static = static_dir("hall")
 
     def board_of(request: Request) -> BoardFeed | None:
         p = request.path_params
@@ -108,7 +105,7 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
         return text
 
     async def index(request: Request) -> Response:
-        return FileResponse(f"{static_dir()}/index.html", headers={"Cache-Control": "no-store"})
+        return FileResponse(f"{static}/index.html", headers={"Cache-Control": "no-store"})
 
     async def api_rounds(request: Request) -> Response:
         return JSONResponse({"rounds": [{"event": e, "round": r, "boards": len(registry.round(e, r))}
@@ -230,7 +227,7 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
         Route("/pdn/{event}/{round}.pdn", checked_names(round_pdn)),
         Route("/pdn/{event}/{round}/{board}.pdn", checked_names(one_pdn)),
         Route("/archive/{event}/{round}.pdn", checked_names(archive_pdn)),
-        Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
+        Mount("/static", app=StaticFiles(directory=static), name="static"),
     ]
     app = Starlette(routes=routes)
     app.state.hall = hall

@@ -147,7 +147,7 @@ class EventBook:
         return f"EventBook({str(self.path)!r}, {self.system}, rounds={sorted(self.pairings)})"
 
 
-def _level(name: str, value: Any) -> str:
+def _level(name: str, value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
@@ -158,7 +158,7 @@ def _level(name: str, value: Any) -> str:
         raise BookError(str(exc)) from None
 
 
-def _name(name: str, value: Any, limit: int = MAX_NAME) -> str:
+def _name(name: str, value: object, limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or len(value) > limit or any(ord(c) < 32 for c in value):
         raise BookError(f"{name}: expected a text of at most {limit} characters")
     return value.strip()

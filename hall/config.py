@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import tomllib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from controller.broadcast.client import PROTOCOLS, BrokerSettings
-from controller.broadcast.wire import check_level
-from controller.config import MIN_TOKEN
-from controller.field_docs import setting_help
-from readers import ReadError, read_text
+from controller.broadcast.client import DEFAULT_BROKER, PROTOCOLS, BrokerSettings
+from controller.broadcast.wire import DEFAULT_PREFIX, check_level
+from controller.config import MIN_TOKEN, token_problem
+from controller.settings_file import SettingsFile
 
 
 class HallConfigError(ValueError):
@@ -24,7 +21,7 @@ class HallConfigError(ValueError):
 class HallConfig:
     """Every setting of ``dboard hall``, with its default."""
 
-    broker: str = "localhost:1883"
+    broker: str = DEFAULT_BROKER
     """The broker the boards publish to: HOST, HOST:PORT or mqtts://HOST:PORT."""
     user: str = ""
     """The hall's user at the broker (hardware/hall/ gives it read access to every board)."""
@@ -36,7 +33,7 @@ class HallConfig:
     """CA certificate file of the broker's TLS certificate (empty: the system's CAs)."""
     protocol: str = "5"
     """MQTT protocol version."""
-    prefix: str = "dboard"
+    prefix: str = DEFAULT_PREFIX
     """The boards' first topic level(s) (their ``broadcast_prefix``)."""
     client_id: str = "dboard-hall"
     """The hall's MQTT client id: the broker keeps its session (and what arrives while it is away)."""
@@ -60,11 +57,11 @@ class HallConfig:
             raise HallConfigError(str(exc)) from None
         if not 0 <= self.port <= 65535:
             raise HallConfigError(f"port: must be 0-65535, got {self.port}")
-        if self.token and len(self.token) < MIN_TOKEN:
-            raise HallConfigError(f"token: at least {MIN_TOKEN} characters (empty: one is generated and "
-                                  f"printed)")
+        if problem := token_problem(self.token):
+            raise HallConfigError(f"token: {problem}")
 
     def broker_settings(self) -> BrokerSettings:
+        """How to reach the broker; a ValueError names a bad setting."""
         return BrokerSettings.parse(self.broker, user=self.user, password=self.password, tls=self.tls,
                                     ca=self.ca, protocol=self.protocol)
 
@@ -73,57 +70,30 @@ class HallConfig:
         return Path(os.path.expanduser(self.data_dir))
 
 
-_TYPES = {f.name: {"str": str, "int": int, "bool": bool}[str(f.type)] for f in fields(HallConfig)}
-
-
-def load(path: Path | None) -> HallConfig:
-    """The file's settings (all defaults without a file)."""
-    if path is None:
-        return HallConfig()
-    try:
-        data = tomllib.loads(read_text(path, what="hall config", limit=1024 * 1024))
-    except ReadError as exc:
-        raise HallConfigError(str(exc)) from None
-    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as exc:   # (int() past its digit limit too)
-        raise HallConfigError(f"{path}: {exc}") from None
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        kind = _TYPES.get(key)
-        if kind is None:
-            raise HallConfigError(f"{path}: unknown key {key!r} (known keys: {', '.join(_TYPES)})")
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise HallConfigError(f"{path}: key {key!r} expects {kind.__name__}, got {value!r}")
-        values[key] = value
-    try:
-        return HallConfig(**values)
-    except HallConfigError as exc:
-        raise HallConfigError(f"{path}: {exc}") from None
-
-
 _ALLOWED = {"protocol": ", ".join(PROTOCOLS), "port": "0 to 65535",
             "token": f"empty or at least {MIN_TOKEN} characters"}
 """The values a setting accepts, where its type does not say it all (checked in HallConfig)."""
+
+SETTINGS = SettingsFile(HallConfig, HallConfigError, "hall config", file_help="the hall's TOML settings file",
+                        group="settings (override the file)", allowed=lambda name: _ALLOWED.get(name, ""))
+"""How the hall's settings are read from their file and set on the command line."""
+
+
+def load(path: Path | None) -> HallConfig:
+    """The file's settings (all defaults without a file); HallConfigError naming the file, the line and what
+    was expected."""
+    if path is None:
+        return HallConfig()
+    file = SETTINGS.read(path)
+    return SETTINGS.from_table(file.data, file.where)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--config`` and one ``--<key>`` option per setting, each with its help: the field's docstring in
     HallConfig, the values it accepts and its default."""
-    parser.add_argument("--config", type=Path, help="the hall's TOML settings file")
-    group = parser.add_argument_group("settings (override the file)")
-    for name, kind in _TYPES.items():
-        flag = "--" + name.replace("_", "-")
-        text = setting_help(HallConfig, name, _ALLOWED.get(name, ""))
-        if kind is bool:
-            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None,
-                               help=text)
-        else:
-            group.add_argument(flag, dest=name, type=kind, default=None, metavar=name.upper(), help=text)
+    SETTINGS.add_arguments(parser)
 
 
 def from_args(args: argparse.Namespace) -> HallConfig:
-    config = load(args.config)
-    overrides = {name: getattr(args, name) for name in _TYPES if getattr(args, name, None) is not None}
-    try:
-        return replace(config, **overrides)
-    except HallConfigError as exc:
-        raise HallConfigError(f"command line: {exc}") from None
+    """The file named by ``--config`` (or the defaults) with the command line's settings over it."""
+    return SETTINGS.replaced(load(args.config), SETTINGS.overrides(args))

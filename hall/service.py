@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.broadcast.client import connect, make_client, reason_text
 from controller.broadcast.wire import BoardTopic, check_level
@@ -73,8 +75,8 @@ class Hall:
         await asyncio.to_thread(self.client.loop_stop)
 
     # --- paho's thread --------------------------------------------------------------------------------
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: mqtt.ConnectFlags, reason: ReasonCode,
+                    properties: Properties | None) -> None:
         if reason.is_failure:
             self.refused = reason_text(reason)
             log.warning("the broker %s refused the hall: %s", self.config.broker, self.refused)
@@ -90,8 +92,8 @@ class Hall:
             log.warning("cannot reach the broker %s; trying again", self.config.broker)
         self.refused = "unreachable"
 
-    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
-                       properties: Any) -> None:
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: mqtt.DisconnectFlags,
+                       reason: ReasonCode, properties: Properties | None) -> None:
         if not self._stopping:
             log.warning("hall lost the broker %s (%s); reconnecting", self.config.broker, reason_text(reason))
         if self._loop is not None:

@@ -13,12 +13,12 @@ from .pdn import result_of
 from .registry import BoardFeed
 
 
-def pieces(game: GameStream, fen: str) -> list[list[Any]]:
+def pieces(game: GameStream, fen: str) -> list[list[int | str]]:
     """``[row, col, "w"|"b"|"W"|"B"]`` for every piece of a position of the game."""
     assert game.variant is not None
     board = Board(game.variant, fen)
     rc = game.variant.geometry.rc
-    out = []
+    out: list[list[int | str]] = []
     for square, piece in board.pieces().items():
         letter = "w" if piece.color == Color.WHITE else "b"
         out.append([*rc(square), letter.upper() if piece.king else letter])

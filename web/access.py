@@ -9,9 +9,10 @@ import logging
 import re
 import secrets
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 from urllib.parse import urlsplit
 
 from controller.config import MIN_TOKEN
@@ -84,6 +85,18 @@ def machine_names() -> set[str]:
     return {name for name in names if _HOST_NAME.fullmatch(name)}
 
 
+class Overrides(TypedDict, total=False):
+    """What a caller of :meth:`WebOptions.from_config` may set over the config (None: the config's value)."""
+
+    listen: str | None
+    port: int | None
+    token: str | None
+    public_view: bool | None
+    require_token: bool | None
+    data_dir: str | Path | None
+    allowed_hosts: str | tuple[str, ...] | None
+
+
 @dataclass(frozen=True)
 class WebOptions:
     """The web server's settings, read from the controller's config with safe defaults.
@@ -118,7 +131,7 @@ class WebOptions:
         return names
 
     @classmethod
-    def from_config(cls, config: Any, **overrides: Any) -> WebOptions:
+    def from_config(cls, config: object, **overrides: Unpack[Overrides]) -> WebOptions:
         """Pick listen, port, token, public_view and data_dir from any config object (missing -> defaults);
         keyword overrides win. A token is generated when one is required and none is configured."""
         values: dict[str, Any] = {}
@@ -199,7 +212,7 @@ class WebOptions:
                 f"data_dir={str(self.data_dir)!r}, allowed_hosts={list(self.allowed_hosts)})")
 
 
-def same_origin(headers: Any) -> bool:
+def same_origin(headers: Mapping[str, str]) -> bool:
     """Whether a browser request comes from our own page: no Origin header (not a browser, or same-origin
     GET) or an Origin whose host:port equals the Host header. Stops other sites driving a local board."""
     origin = headers.get("origin")
@@ -218,7 +231,7 @@ class WrongTokens:
         self.remember = remember
         self._counts: dict[tuple[str, int], int] = {}
 
-    def wrong(self, client: Any) -> bool:
+    def wrong(self, client: tuple[str, int] | None) -> bool:
         """Count one wrong token from ``client`` (a (host, port) pair); whether its connection must close."""
         key = (str(client[0]), int(client[1])) if client else ("unknown client", 0)
         count = self._counts.pop(key, 0) + 1
@@ -230,7 +243,7 @@ class WrongTokens:
             del self._counts[next(iter(self._counts))]
         return False
 
-    def forget(self, client: Any) -> None:
+    def forget(self, client: tuple[str, int] | None) -> None:
         """The connection is gone."""
         if client:
             self._counts.pop((str(client[0]), int(client[1])), None)

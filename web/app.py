@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from importlib.resources import files
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -22,6 +20,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller import states
+from controller.config import Config
 from controller.rating_history import RATINGS_FILE
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
@@ -32,6 +32,8 @@ from .library import GameLibrary, LibraryError, replay
 from .limits import Limits, ThrottledLog
 from .messages import ClientError, Dispatcher, redact
 from .rules_page import rules_page
+from .seam import BoardSession
+from .serve import static_dir
 from .stats import StatsError, library_stats, page_json
 
 log = logging.getLogger(__name__)
@@ -40,9 +42,16 @@ STATUS = {"done": 200, "refused": 409, "failed": 500}
 """The HTTP status of a command's reply by its outcome."""
 
 
-def static_dir() -> str:
-    """The directory of the page's HTML, JS and CSS (package data of ``web``)."""
-    return str(files("web") / "static")
+def states_script() -> str:
+    """``/states.js``: the controller's state names (``controller.states.NAMES``) as the ES module the page's
+    scripts import, so the page compares with the names the controller uses and never spells one itself."""
+    table = json.dumps(states.NAMES, indent=2)
+    separator = json.dumps(states.TurnState.separator)
+    return ("// The controller's state names, made by web/app.py from controller/states.py (NAMES): compare\n"
+            "// with these, never with a name spelt out.\n"
+            f"export const STATES = Object.freeze({table});\n\n"
+            "/** The turn part of a state name (\"person\" of \"person.lifted\"): controller.states.top. */\n"
+            f"export const top = (state) => String(state || \"\").split({separator})[0];\n")
 
 
 def websocket_room(limits: Limits) -> int | None:
@@ -51,7 +60,7 @@ def websocket_room(limits: Limits) -> int | None:
     return None if cap is None else max(1, cap - max(8, cap // 16))
 
 
-def create_app(session: Any, config: Any = None, *, options: WebOptions | None = None,
+def create_app(session: BoardSession, config: Config | None = None, *, options: WebOptions | None = None,
                limits: Limits | None = None) -> Starlette:
     """A Starlette app serving one controller Session: page, websocket ``/ws``, ``/api/...``.
 
@@ -67,6 +76,8 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
     rates = AddressRates(limits.command_rate, limits.command_burst)   # HTTP commands, per client address
     throttled = ThrottledLog(log)
     max_clients = websocket_room(limits)
+    static = static_dir("web")
+    states_js = states_script()
 
     def view_refused(request: Request | WebSocket) -> str | None:
         """Why ``request`` may not watch (None: it may); a wrong token is counted against its connection."""
@@ -89,7 +100,7 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         if why := view_refused(request):
             return forbidden(why, "this board needs the access token: open the URL printed at start",
                              as_json=False)
-        return FileResponse(f"{static_dir()}/index.html", headers={"Cache-Control": "no-store"})
+        return FileResponse(f"{static}/index.html", headers={"Cache-Control": "no-store"})
 
     async def api_state(request: Request) -> Response:
         if why := view_refused(request):
@@ -180,7 +191,7 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         """The game library's statistics (the Statistics tab)."""
         if why := view_refused(request):
             return forbidden(why, "access token required")
-        ratings = getattr(session, "ratings_path", None) or options.data_dir / RATINGS_FILE
+        ratings = session.ratings_path or options.data_dir / RATINGS_FILE
         return JSONResponse(await asyncio.to_thread(page_json, library, ratings))
 
     async def api_stats_csv(request: Request) -> Response:
@@ -209,12 +220,16 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         client = WebSocketClient(ws, hub, dispatcher, tokens, limits, throttled)
         await client.serve(dispatcher.hello() | {"state": session.state()})
 
+    async def states_module(request: Request) -> Response:
+        return Response(states_js, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     async def favicon(request: Request) -> Response:
-        return FileResponse(f"{static_dir()}/favicon.svg", media_type="image/svg+xml")
+        return FileResponse(f"{static}/favicon.svg", media_type="image/svg+xml")
 
     routes = [
         Route("/", index),
         Route("/favicon.ico", favicon),
+        Route("/states.js", states_module),
         Route("/api/state", api_state),
         Route("/api/command", api_command, methods=["POST"]),
         Route("/api/current.pdn", api_current_pdn),
@@ -226,7 +241,7 @@ def create_app(session: Any, config: Any = None, *, options: WebOptions | None =
         Route("/api/stats", api_stats),
         Route("/api/stats/{table:str}.csv", api_stats_csv),
         WebSocketRoute("/ws", websocket),
-        Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
+        Mount("/static", app=StaticFiles(directory=static), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, names=options.host_names()),
                   Middleware(BodyLimit, max_body=limits.max_body)]

@@ -13,10 +13,11 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any, ClassVar
 
 import h11
+from starlette.requests import HTTPConnection
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -33,9 +34,9 @@ def peer(transport: asyncio.BaseTransport | None) -> str:
     return "unknown client"
 
 
-def peer_of(connection: Any) -> str:
+def peer_of(connection: HTTPConnection) -> str:
     """The client's ``address:port`` of a Starlette Request or WebSocket, for a log line."""
-    client = getattr(connection, "client", None)
+    client = connection.client
     return f"{client[0]}:{client[1]}" if client else "unknown client"
 
 
@@ -47,12 +48,12 @@ class ConnectionGuard:
         self.limits = limits
         self.cap = cap
         self.throttled = throttled
-        self._waiting: dict[Any, asyncio.TimerHandle] = {}
+        self._waiting: dict[GuardedH11Protocol, asyncio.TimerHandle] = {}
         self.evicted = 0
         self.refused = 0
         self.timed_out = 0
 
-    def admit(self, protocol: Any, connections: set[Any]) -> bool:
+    def admit(self, protocol: GuardedH11Protocol, connections: Sized) -> bool:
         """Whether a new connection may stay: under the cap, or after the oldest idle one is pushed out."""
         if len(connections) <= self.cap:
             return True
@@ -69,21 +70,21 @@ class ConnectionGuard:
                                peer(protocol.transport))
         return False
 
-    def waiting(self, protocol: Any, loop: asyncio.AbstractEventLoop) -> None:
+    def waiting(self, protocol: GuardedH11Protocol, loop: asyncio.AbstractEventLoop) -> None:
         """``protocol`` now waits for a request head: (re)start its timer, and make it the newest idle one."""
         self.forget(protocol)
         self._waiting[protocol] = loop.call_later(self.limits.header_timeout, self._late, protocol)
 
-    def busy(self, protocol: Any) -> None:
+    def busy(self, protocol: GuardedH11Protocol) -> None:
         """A request head arrived (or the connection became a websocket)."""
         self.forget(protocol)
 
-    def forget(self, protocol: Any) -> None:
+    def forget(self, protocol: GuardedH11Protocol) -> None:
         timer = self._waiting.pop(protocol, None)
         if timer is not None:
             timer.cancel()
 
-    def _late(self, protocol: Any) -> None:
+    def _late(self, protocol: GuardedH11Protocol) -> None:
         self._waiting.pop(protocol, None)
         self.timed_out += 1
         protocol.transport.close()

@@ -14,7 +14,10 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from controller.events import Event
+
 from .messages import event_message, redact
+from .seam import BoardSession
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +94,7 @@ class Hub:
     """Fans the Session's events out to the clients' outboxes. Subscribed to the Session only while there are
     clients (an idle Session then computes no states for nobody)."""
 
-    def __init__(self, session: Any, outbox_cap: int, tick: float = TICK_SECONDS) -> None:
+    def __init__(self, session: BoardSession, outbox_cap: int, tick: float = TICK_SECONDS) -> None:
         self.session = session
         self.outbox_cap = outbox_cap
         self.tick = tick
@@ -126,7 +129,7 @@ class Hub:
         for outbox in self.outboxes:
             outbox.put(text, state=state)
 
-    async def _run(self, queue: asyncio.Queue[Any]) -> None:
+    async def _run(self, queue: asyncio.Queue[Event]) -> None:
         try:
             while True:
                 event = await queue.get()

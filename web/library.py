@@ -12,7 +12,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # the rules core is imported when a game is replayed, not to list the library
+    import rules
 
 log = logging.getLogger(__name__)
 
@@ -414,7 +417,7 @@ def replay(record: LibraryGame) -> dict[str, Any]:
             "rows": variant.height, "cols": variant.width, "frames": frames, "error": error}
 
 
-def pieces_json(board: Any) -> list[dict[str, Any]]:
+def pieces_json(board: rules.Board) -> list[dict[str, Any]]:
     """The pieces of a rules Board as the page draws them: row, col, color and king flag."""
     geometry = board.variant.geometry
     out = []

@@ -12,7 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import rules
+from controller.commands import Command, Lift, NewGame, Outcome, Place, SetupPosition
+from controller.events import Event, StateChanged
+from rules.options import SPECS, OptionSpec
+
 from .access import AccessDenied, WebOptions
+from .seam import BoardSession
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +39,13 @@ class ClientError(ValueError):
     """A client message that is not valid (says which field and what was expected)."""
 
 
-def event_message(event: Any) -> dict[str, Any]:
+def event_message(event: Event) -> dict[str, Any]:
     """The JSON message for one controller event: ``{"type": "event", "kind": ..., "data": ...}``; a
     state change is sent as ``{"type": "state", "state": ...}`` so the page simply re-renders."""
     data = event.to_json()
-    kind = str(getattr(event, "kind", type(event).__name__))
-    if kind.replace("_", "").lower() in ("statechanged", "state") and isinstance(data, dict):
+    if event.kind == StateChanged.kind:
         return {"type": "state", "state": data.get("state", data)}
-    return {"type": "event", "kind": kind, "data": data}
+    return {"type": "event", "kind": event.kind, "data": data}
 
 
 CHOICE_LABELS = {
@@ -61,7 +66,7 @@ FORM_KINDS = ("color", "choice", "bool", "int", "count_or_none", "list")
 """The option kinds the form offers; a "text" option (how a draw is named) keeps its variant's words."""
 
 
-def option_info(spec: Any, default: Any) -> dict[str, Any]:
+def option_info(spec: OptionSpec, default: object) -> dict[str, Any]:
     """One option for the form: name, kind, label, its allowed values with their words, least value and
     default."""
     values = ["white", "black"] if spec.kind == "color" else list(spec.choices)
@@ -74,9 +79,6 @@ def variants_info() -> list[dict[str, Any]]:
     """The variants the page offers for a new game: id, name, board size and lines, and the options each has
     that the form offers (see :func:`option_info`; the form shows each preset to its default)."""
     try:
-        import rules
-        from rules.options import SPECS
-
         out = []
         for vid in rules.VARIANT_IDS:
             variant = rules.get_variant(vid)
@@ -89,12 +91,12 @@ def variants_info() -> list[dict[str, Any]]:
                         "missed_capture_policy": variant.missed_capture_policy,
                         "first": "white" if int(variant.first) == 0 else "black", "options": options})
         return out
-    except (ImportError, AttributeError, ValueError) as exc:
+    except (AttributeError, ValueError) as exc:
         log.warning("variant list unavailable: %s", exc)
         return []
 
 
-def _lines(variant: Any) -> list[list[int]]:
+def _lines(variant: rules.Variant) -> list[list[int]]:
     """A board of points joined by lines (alquerque): each line segment as [row, col, row, col]; [] for a
     board of squares."""
     if variant.move_kind != "alquerque":
@@ -109,20 +111,13 @@ def _lines(variant: Any) -> list[list[int]]:
     return out
 
 
-def is_virtual(session: Any) -> bool:
-    """Whether the session's sensors are a SimulatedDevice (so squares on the page may be clicked)."""
-    from firmware_bridge.simulated import SimulatedDevice
-
-    for name in ("sensors", "_sensors", "board", "sensor_source"):
-        if isinstance(getattr(session, name, None), SimulatedDevice):
-            return True
-    return False
+def is_virtual(session: BoardSession) -> bool:
+    """Whether the session runs on the virtual board (so squares on the page may be clicked)."""
+    return session.simulated is not None
 
 
-def hand_fen(variant_id: str, pieces: Any, turn: Any) -> str:
+def hand_fen(variant_id: str, pieces: object, turn: object) -> str:
     """The PDN FEN of a position set up by hand on the page (validated by the rules core)."""
-    import rules
-
     if turn not in COLORS:
         raise ClientError(f"turn must be 'white' or 'black', got {turn!r}")
     if not isinstance(pieces, list) or len(pieces) > 200:
@@ -157,7 +152,7 @@ def hand_fen(variant_id: str, pieces: Any, turn: Any) -> str:
 class Dispatcher:
     """Turns client messages into Session commands, after validation and the token check."""
 
-    session: Any
+    session: BoardSession
     options: WebOptions
     command_timeout: float = COMMAND_TIMEOUT
     _variants: list[dict[str, Any]] | None = None
@@ -193,7 +188,7 @@ class Dispatcher:
             return error_reply(request_id, "invalid", str(exc))
         return reply | {"id": request_id}
 
-    async def handle(self, message: Any) -> dict[str, Any]:
+    async def handle(self, message: object) -> dict[str, Any]:
         """Handle one decoded message; raises ClientError / AccessDenied for bad or unauthorised ones."""
         if not isinstance(message, dict):
             raise ClientError("a message must be a JSON object")
@@ -220,10 +215,8 @@ class Dispatcher:
         command = self._command(payload)
         return command_reply(type(command).__name__, await self.run(command))
 
-    async def run(self, command: Any) -> Any:
+    async def run(self, command: Command) -> Outcome:
         """Send ``command`` to the Session and wait for its Outcome (failed when it takes too long)."""
-        from controller.commands import Outcome
-
         outcome = await self.session.send(command)
         try:
             async with asyncio.timeout(self.command_timeout):
@@ -231,44 +224,41 @@ class Dispatcher:
         except TimeoutError:
             return Outcome("failed", f"the controller did not handle it within {self.command_timeout:g} s")
 
-    def _command(self, payload: dict[str, Any]) -> Any:
-        from controller.commands import Command
-
+    def _command(self, payload: dict[str, Any]) -> Command:
+        """The Command ``payload`` asks for, checked against the rules and the board (ClientError if not)."""
         try:
             command = Command.from_json(payload)
         except ValueError as exc:
             raise ClientError(str(exc)) from None
         except Exception as exc:   # from_json must not crash the server whatever it is given
             raise ClientError(f"invalid command: {exc}") from None
-        name = type(command).__name__
-        if name in ("NewGame", "SetupPosition"):
+        if isinstance(command, NewGame | SetupPosition):
             self._check_position(command)
-        if name in ("Lift", "Place"):
+        if isinstance(command, Lift | Place):
             if not is_virtual(self.session):
+                name = type(command).__name__
                 raise ClientError(f"{name} needs the virtual board; this board has real sensors")
             state = self.session.state()
             rows, cols = _board_size(state)
-            row, col = getattr(command, "row", None), getattr(command, "col", None)
+            row, col = command.row, command.col
             if not (type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols):
                 raise ClientError(f"square ({row}, {col}) is outside the {rows}x{cols} board")
         return command
 
-
-    def _check_position(self, command: Any) -> None:
+    def _check_position(self, command: NewGame | SetupPosition) -> None:
         """Refuse a new game or set-up whose variant or FEN the rules core does not accept."""
-        import rules
-
-        variant_id = getattr(command, "variant", None) or self.session.state().get("variant")
+        new_game = command if isinstance(command, NewGame) else None
+        variant_id = (new_game and new_game.variant) or self.session.state().get("variant")
         try:
-            variant = rules.get_variant(str(variant_id), **(getattr(command, "variant_options", None) or {}))
-            fen = getattr(command, "fen", None)
+            variant = rules.get_variant(str(variant_id), **((new_game and new_game.variant_options) or {}))
+            fen = command.fen
             if fen:
                 rules.Board(variant, fen)
         except ValueError as exc:
             raise ClientError(f"{command.title}: {exc}") from None
 
 
-def command_reply(command: str, outcome: Any) -> dict[str, Any]:
+def command_reply(command: str, outcome: Outcome) -> dict[str, Any]:
     """``{"type": "reply", "command": "Resign", "outcome": "done"}``; ``reason`` when refused or failed."""
     reply = {"type": "reply", "command": command, "outcome": outcome.status}
     if outcome.status != "done":

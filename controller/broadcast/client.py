@@ -11,6 +11,8 @@ if TYPE_CHECKING:   # paho is imported when a client is made: a config can be ch
     import paho.mqtt.client as mqtt
 
 PROTOCOLS = ("5", "3.1.1")
+DEFAULT_BROKER = "localhost:1883"
+"""The broker a board publishes to and the hall listens to unless their configs name another."""
 SESSION_EXPIRY = 7 * 24 * 3600
 """How long the broker keeps a persistent session's queued messages while its client is away (MQTT 5)."""
 

@@ -50,9 +50,7 @@ class BroadcastSettings:
     def from_config(cls, config: Config, place: BroadcastPlace | None = None) -> BroadcastSettings:
         """The ``broadcast_*`` keys of the config (a ValueError names a bad one), the board standing at
         ``place`` when it is given (set from the page) rather than the config's."""
-        broker = BrokerSettings.parse(config.broadcast_broker, user=config.broadcast_user,
-                                      password=config.broadcast_password, tls=config.broadcast_tls,
-                                      ca=config.broadcast_ca, protocol=config.broadcast_protocol)
+        broker = config.broker_settings()
         place = place or BroadcastPlace.from_config(config)
         return cls(broker, place.topic(config.broadcast_prefix), place.white, place.black,
                    config.broadcast_site, config.broadcast_heartbeat)

@@ -44,6 +44,10 @@ def check_level(name: str, value: str) -> str:
     return value
 
 
+DEFAULT_PREFIX = "dboard"
+"""The first topic level the boards publish under and the hall listens to unless their configs say another."""
+
+
 @dataclass(frozen=True)
 class BoardTopic:
     """Where one board publishes: ``prefix/event/round/board``."""

@@ -23,21 +23,23 @@ def test_unknown_key_is_named(tmp_path: Path) -> None:
     path.write_text('variant = "spanish"\nlevle = 4\n')
     with pytest.raises(config.ConfigError, match=r"unknown key 'levle'") as info:
         config.load(path)
-    assert str(path) in str(info.value)
+    assert str(info.value).startswith(f"{path}: line 2: unknown key 'levle' (known keys: accept_alternative,")
 
 
 def test_wrong_type_is_named(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text('port = "eighty"\n')
-    with pytest.raises(config.ConfigError, match=r"key 'port' expects int, got str"):
+    with pytest.raises(config.ConfigError, match=r"key 'port' expects int, got str") as info:
         config.load(path)
+    assert str(info.value) == f"{path}: line 1: key 'port' expects int, got str 'eighty'"
 
 
 def test_out_of_range_value_is_named(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text("level = 11\n")
-    with pytest.raises(config.ConfigError, match=r"level: must be between 1 and 10"):
+    path.write_text('variant = "spanish"\nlevel = 11\n')
+    with pytest.raises(config.ConfigError, match=r"level: must be between 1 and 10") as info:
         config.load(path)
+    assert str(info.value) == f"{path}: line 2: level: must be between 1 and 10, got 11"
 
 
 def test_missing_named_file_is_an_error(tmp_path: Path) -> None:
@@ -98,13 +100,6 @@ def test_item_18_hostile_toml_is_one_line_naming_file_line_and_column(
     assert str(info.value) == f"{path}: {where}: {says}"
     assert cli.main(["play", "--config", str(path)]) == 1   # through the command: one line, no traceback
     assert capsys.readouterr().err == f"dboard play: error: {path}: {where}: {says}\n"
-
-
-def test_item_18_brackets_in_strings_and_comments_are_not_nesting() -> None:
-    text = 'a = "\\"[[[" # [[[\nb = \'\'\'[[[\n[[[\'\'\'\nc = ' + "[" * 101
-    assert config.hostile_toml(text) == ("line 4, column 105: arrays and inline tables nested more than 100 "
-                                         "deep")
-    assert config.hostile_toml(text[:-1]) is None
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory"])

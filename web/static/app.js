@@ -13,6 +13,7 @@ import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
 import { openRules, ruleHref } from "./rules.js";
 import { MoveSound } from "./sound.js";
 import { openStats } from "./stats.js";
+import { STATES, top } from "/states.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const $ = (sel) => document.querySelector(sel);
@@ -83,7 +84,7 @@ function onEvent(kind, data) {   // controller events (controller/events.py); a 
       break;
     case "engine": app.engine = data; renderEngine(); break;
     case "game_over":   // a game ended by a command may not be followed by a state
-      if (app.state) setState({ ...app.state, result: data, state: "game_over" });
+      if (app.state) setState({ ...app.state, result: data, state: STATES.GAME_OVER });
       break;
     case "message":
       addMessage(data.text, data.level || "info");
@@ -142,9 +143,9 @@ function setState(s) {
 function settlePending(s) {   // a move played here is drawn made until the controller commits or drops it
   const p = app.pending;
   if (!p) return;
-  const moving = ["person.lifted", "person.capturing", "person.settling"].includes(s.state);
+  const moving = [STATES.PERSON_LIFTED, STATES.PERSON_CAPTURING, STATES.PERSON_SETTLING].includes(s.state);
   if (moving) p.started = true;
-  const dropped = !moving && (p.started || !["person.idle", "computer.showing"].includes(s.state));
+  const dropped = !moving && (p.started || ![STATES.PERSON_IDLE, STATES.COMPUTER_SHOWING].includes(s.state));
   if (s.moves.length !== p.ply || dropped || Date.now() - p.at > 10_000) app.pending = null;
 }
 
@@ -190,13 +191,13 @@ function render() {
   $("#board-link").hidden = s.board_connected !== false;   // a serial board's cable is out
   $("#btn-claim-draw").disabled = !s.claimable_draw;
   $("#btn-claim-draw").title = s.claimable_draw ? `claim the draw: ${s.claimable_draw}` : "the rules allow no draw claim now";
-  $("#missed-capture").hidden = s.state !== "person.missed_capture";
+  $("#missed-capture").hidden = s.state !== STATES.PERSON_MISSED_CAPTURE;
   $("#start-question").hidden = !s.question;   // the start position set up early: new game or takeback?
   if (s.question) $("#btn-start-takeback").textContent = `Take back ${s.question.plies} plies`;
   const policy = (variantOf(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
-  const playing = !s.result && s.state !== "setup";
+  const playing = !s.result && s.state !== STATES.SETUP;
   $("#btn-resign").disabled = !playing;
   $("#btn-hint").disabled = !!s.result;   // a game over has no move to hint nor to take back
   $("#btn-takeback").disabled = !!s.result || !s.moves.length;
@@ -261,7 +262,7 @@ function moved(pieces, from, to, captures) {
 }
 
 function fixMarks(s) {   // squares to empty and to fill so the board matches the game (the controller says how)
-  if (!["out_of_sync", "setup"].includes(s.state) || app.edit) return null;
+  if (![STATES.OUT_OF_SYNC, STATES.SETUP].includes(s.state) || app.edit) return null;
   const want = piecesMap(s.pieces);
   const occ = occupancySet(s) || new Set();
   return new Set([...[...occ].filter((k) => !want.has(k)), ...[...want.keys()].filter((k) => !occ.has(k))]);
@@ -339,7 +340,7 @@ function renderDraw() {   // Accept/Decline only for an offer this page may answ
   const answerer = offer ? other(offer) : null;
   const canAnswer = !!offer && humanSide(s, answerer);
   $("#btn-accept-draw").hidden = $("#btn-decline-draw").hidden = !canAnswer;
-  $("#btn-offer-draw").disabled = !!offer || !!s.result || s.state === "setup";
+  $("#btn-offer-draw").disabled = !!offer || !!s.result || s.state === STATES.SETUP;
   $("#draw-status").textContent = offer
     ? `${cap(offer)} offers a draw${canAnswer ? `: ${cap(answerer)}, accept or decline?` : " — waiting for the answer."}`
     : app.drawNote;
@@ -354,15 +355,15 @@ function boardMode() {
   if ($("#hand-mode").checked) return "hand";
   if (app.pending) return "play";
   const s = app.state;
-  return s.state === "person.idle" || s.state.startsWith("computer") ? "play" : "hand";
+  return s.state === STATES.PERSON_IDLE || top(s.state) === STATES.COMPUTER ? "play" : "hand";
 }
 
 function playPaths() {   // the moves the page may make now: the person's, or the computer's chosen one
   const s = app.state;
   if (!s || app.pending) return [];
   const paths = s.legal_paths || [];
-  if (s.state === "person.idle" && humanSide(s, s.turn)) return paths;
-  if (s.state === "computer.showing" && s.engine && s.engine.move) return paths.filter((p) => p.text === s.engine.move);
+  if (s.state === STATES.PERSON_IDLE && humanSide(s, s.turn)) return paths;
+  if (s.state === STATES.COMPUTER_SHOWING && s.engine && s.engine.move) return paths.filter((p) => p.text === s.engine.move);
   return [];
 }
 

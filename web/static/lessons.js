@@ -1,6 +1,8 @@
 // Lessons (issue 18): the Exercises panel, the library viewer's "Replay on the board", and the lesson panel
 // beside the live board (the exercise's task and tries; the replay's move, the engine's score and blunders).
 
+import { STATES } from "/states.js";
+
 const $ = (sel) => document.querySelector(sel);
 
 /** ctx: {command(kind, fields), query() -> "?token=..." or "", showLive(), say(text)} */
@@ -50,7 +52,7 @@ export function bindLessons(ctx) {
     blunders.textContent = "";
     if (exercise) {
       $("#lesson-title").textContent = `Exercise ${lesson.id} (${lesson.number} of ${lesson.of})`;
-      const state = lesson.solved ? "Solved." : s.state === "setup" ? "Set up the position as the LEDs show."
+      const state = lesson.solved ? "Solved." : s.state === STATES.SETUP ? "Set up the position as the LEDs show."
         : "Your move.";
       status.textContent = `${lesson.task}. ${state} Tries: ${lesson.tries}. You solved ${lesson.player_solved}.`;
       status.dataset.solved = lesson.solved ? "yes" : "no";
