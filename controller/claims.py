@@ -10,12 +10,12 @@ import typing
 from rules import Board, Color
 
 if typing.TYPE_CHECKING:
-    from .machine import Controller
+    from .host import ReaderHost
 
 __all__ = ["ahead", "announce", "computer_claims"]
 
 
-def announce(ctl: Controller) -> None:
+def announce(ctl: ReaderHost) -> None:
     """A claimable draw on a person's turn is said once (``ctl.claimable`` holds its reason meanwhile)."""
     draw = ctl.game.claimable_draw()
     if draw is None:
@@ -27,7 +27,7 @@ def announce(ctl: Controller) -> None:
     ctl.claimable = draw.reason
 
 
-def computer_claims(ctl: Controller) -> bool:
+def computer_claims(ctl: ReaderHost) -> bool:
     """The computer claims a claimable draw on its turn unless it is ahead on material; True when it did."""
     if ctl.game.claimable_draw() is None:
         ctl.claimable = None

@@ -25,7 +25,6 @@ from firmware_bridge.types import Cell, LedFrame
 from rules import Color, Game, Move, Variant
 
 from . import claims, reading, states
-from . import commands as cmd
 from . import events as ev
 from .clocks import GameClocks
 from .config import Config
@@ -625,31 +624,6 @@ class Controller(states.Triggers):
             self._finish(outcome.result, outcome.reason)
         else:
             self.say(f"{color} declines the draw.")
-
-    def command(self, c: cmd.Command) -> bool:
-        """Carry out a command the game itself answers (takeback, resign, draws, teaching, the answers to a
-        missed capture, the start position or an ambiguous board); False for one that is not the game's."""
-        if isinstance(c, cmd.Takeback):
-            self.takeback(c.plies)
-        elif isinstance(c, cmd.Resign):
-            self.resign(c.color)
-        elif isinstance(c, cmd.OfferDraw):
-            self.offer_draw(c.color)
-        elif isinstance(c, cmd.AcceptDraw | cmd.DeclineDraw):
-            self.answer_draw(c.color, isinstance(c, cmd.AcceptDraw))
-        elif isinstance(c, cmd.ClaimDraw):
-            self.claim_draw(c.color)
-        elif isinstance(c, cmd.SetTeaching):
-            self.set_teaching(c.on)
-        elif isinstance(c, cmd.MissedCaptureChoice):
-            self.missed_choice(c.choice)
-        elif isinstance(c, cmd.StartPositionChoice):
-            self.start_position_choice(c.choice)
-        elif isinstance(c, cmd.ChooseMove):
-            self.choose(c.text)
-        else:
-            return False
-        return True
 
     def set_teaching(self, on: bool) -> None:
         """Turn teaching mode (whole capture paths, rule names in refusals) on or off."""

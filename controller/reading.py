@@ -38,14 +38,14 @@ from .teaching import why_immobile
 from .turn import Deadline, MissedCapture
 
 if typing.TYPE_CHECKING:
-    from .machine import Controller
+    from .host import ReaderHost
 
 __all__ = ["after_game", "after_missed_capture", "ask_between", "asking", "computer_turn", "go_out_of_sync",
            "on_deadline", "out_of_sync", "person_turn", "settling", "setup", "show_sync", "sync_diff"]
 
 
 # --- the readers, one per drawn state -----------------------------------------------------------------------
-def setup(ctl: Controller, now: float) -> None:
+def setup(ctl: ReaderHost, now: float) -> None:
     """Waiting for the start position: play starts when it stands; wrong squares or a turned board are said
     once."""
     occ = ctl.occupancy
@@ -72,7 +72,7 @@ def setup(ctl: Controller, now: float) -> None:
     show_sync(ctl, emit=False)
 
 
-def person_turn(ctl: Controller, now: float) -> None:
+def person_turn(ctl: ReaderHost, now: float) -> None:
     """The person's move: the hands lift, capture and settle until the board shows one legal move; the last
     move may still be amended, or taken back by restoring the position before it."""
     if _restored_then_played(ctl, now):
@@ -116,26 +116,26 @@ def person_turn(ctl: Controller, now: float) -> None:
     ctl.display(_progress_frame(ctl, reading))
 
 
-def settling(ctl: Controller, now: float) -> None:
+def settling(ctl: ReaderHost, now: float) -> None:
     """A move waits for its settle time: the next player's move, once begun, commits it."""
     if not _reply_begun(ctl, now):
         person_turn(ctl, now)
 
 
-def asking(ctl: Controller, now: float) -> None:
+def asking(ctl: ReaderHost, now: float) -> None:
     """The person was asked to choose: any legal change of the board starts the reading again."""
     if ctl.exp.read(ctl.played).kind != "none":
         ctl.reconsider()
     person_turn(ctl, now)
 
 
-def after_missed_capture(ctl: Controller, now: float) -> None:
+def after_missed_capture(ctl: ReaderHost, now: float) -> None:
     """The offender put the piece back himself: as if retracted."""
     if ctl.played == ctl.exp.base:
         ctl.missed_choice("retract")
 
 
-def computer_turn(ctl: Controller, now: float) -> None:
+def computer_turn(ctl: ReaderHost, now: float) -> None:
     """The computer's move: shown on the LEDs once chosen, carried out by the person, then committed. Until
     the person touches the computer's pieces, the person's own move may still be amended."""
     if _restored_then_played(ctl, now):
@@ -185,7 +185,7 @@ def computer_turn(ctl: Controller, now: float) -> None:
     _unmatched(ctl, reading, now)
 
 
-def out_of_sync(ctl: Controller, now: float) -> None:
+def out_of_sync(ctl: ReaderHost, now: float) -> None:
     """The board disagrees with the game: back in play when it shows the position (or, unless it must be
     restored exactly, a step of a legal move). The start position set up early in a game asks first."""
     turn = ctl.turn
@@ -207,7 +207,7 @@ def out_of_sync(ctl: Controller, now: float) -> None:
     _unmatched(ctl, reading, now)
 
 
-def after_game(ctl: Controller, now: float) -> None:
+def after_game(ctl: ReaderHost, now: float) -> None:
     """After the end: the last move may still be amended (a king sliding on to the square meant); an earlier
     position set up again takes moves back; the start position restarts."""
     if not _restored_then_played(ctl, now) and not _amending(ctl, now):
@@ -215,7 +215,7 @@ def after_game(ctl: Controller, now: float) -> None:
 
 
 # --- the readers' timers ------------------------------------------------------------------------------------
-def on_deadline(ctl: Controller, d: Deadline, now: float) -> None:
+def on_deadline(ctl: ReaderHost, d: Deadline, now: float) -> None:
     """The turn's timer fell due, the board unchanged since it was armed: what the board showed that long
     means (see ``Deadline`` for the kinds)."""
     turn = ctl.turn
@@ -239,13 +239,13 @@ def on_deadline(ctl: Controller, d: Deadline, now: float) -> None:
         _missed_capture(ctl, *d.data)
 
 
-def _can(ctl: Controller, trigger: str) -> bool:
+def _can(ctl: ReaderHost, trigger: str) -> bool:
     """Whether the machine has ``trigger`` in the current state."""
     return trigger in ctl.machine.get_triggers(ctl.state)
 
 
 # --- what the board is asked to show ------------------------------------------------------------------------
-def ask_between(ctl: Controller, candidates: tuple[MoveShape, ...]) -> None:
+def ask_between(ctl: ReaderHost, candidates: tuple[MoveShape, ...]) -> None:
     """The board shows several moves that the squares touched do not tell apart: ask the person."""
     ctl.turn.pending = candidates
     ctl.ask()
@@ -254,7 +254,7 @@ def ask_between(ctl: Controller, candidates: tuple[MoveShape, ...]) -> None:
     ctl.display(ctl.hints.candidates(candidates))
 
 
-def sync_diff(ctl: Controller) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
+def sync_diff(ctl: ReaderHost) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
     """What the board must change to show the game: the squares to empty, the pieces to put."""
     pieces = ctl.exp.pieces
     to_empty = tuple(sorted(ctl.occupancy - ctl.exp.base))
@@ -263,7 +263,7 @@ def sync_diff(ctl: Controller) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
     return to_empty, to_fill
 
 
-def show_sync(ctl: Controller, emit: bool = True) -> None:
+def show_sync(ctl: ReaderHost, emit: bool = True) -> None:
     """Light what to empty and fill (and, with ``emit``, send it as an OutOfSync event)."""
     to_empty, to_fill = sync_diff(ctl)
     if emit:
@@ -271,7 +271,7 @@ def show_sync(ctl: Controller, emit: bool = True) -> None:
     ctl.display(ctl.hints.sync(to_empty, to_fill))
 
 
-def go_out_of_sync(ctl: Controller, force: bool = False) -> None:
+def go_out_of_sync(ctl: ReaderHost, force: bool = False) -> None:
     """The grace time ran out (or the board must be restored): say what to fix and show it."""
     if ctl.turn_state not in TURNS or ctl.state == PERSON_MISSED_CAPTURE:
         return
@@ -287,7 +287,7 @@ def go_out_of_sync(ctl: Controller, force: bool = False) -> None:
 
 
 # --- gestures: what the hands are doing ---------------------------------------------------------------------
-def _hands_on(ctl: Controller, reading: Reading) -> None:
+def _hands_on(ctl: ReaderHost, reading: Reading) -> None:
     """The person's hand state for a step of a move: capturing once a captured piece is involved."""
     removed = reading.removed
     shapes = reading.partial or reading.complete
@@ -298,7 +298,7 @@ def _hands_on(ctl: Controller, reading: Reading) -> None:
         ctl.lift()
 
 
-def _progress_frame(ctl: Controller, reading: Reading, exp: Expectation | None = None) -> LedFrame:
+def _progress_frame(ctl: ReaderHost, reading: Reading, exp: Expectation | None = None) -> LedFrame:
     """The LEDs for a move on its way: where the lifted piece may go, or the capture so far."""
     exp = exp or ctl.exp
     shapes = reading.partial or reading.complete
@@ -310,7 +310,7 @@ def _progress_frame(ctl: Controller, reading: Reading, exp: Expectation | None =
     return ctl.hints.capturing(exp, ctl.played, shapes, landed)
 
 
-def _settle_ms(ctl: Controller, reading: Reading) -> int:
+def _settle_ms(ctl: ReaderHost, reading: Reading) -> int:
     """How long a board that a longer move could still extend must stay still: a flying king resting on its
     line may be sliding on, so it waits longer (``king_settle_ms``)."""
     pieces = ctl.exp.pieces
@@ -322,7 +322,7 @@ def _settle_ms(ctl: Controller, reading: Reading) -> int:
     return ctl.config.settle_ms
 
 
-def _reply_begun(ctl: Controller, now: float) -> bool:
+def _reply_begun(ctl: ReaderHost, now: float) -> bool:
     """While one move waits for its settle time, the next player's move has begun: a whole move made (commit
     now), or a piece that can legally move lifted (commit once it stays lifted for the settle time; a brushed
     piece put back at once commits nothing)."""
@@ -346,7 +346,7 @@ def _reply_begun(ctl: Controller, now: float) -> bool:
     return False
 
 
-def _watch_mover(ctl: Controller, now: float) -> None:
+def _watch_mover(ctl: ReaderHost, now: float) -> None:
     """The side to move touching its own pieces (one off its square for the settle time) ends the right to
     amend the move before."""
     turn = ctl.turn
@@ -362,7 +362,7 @@ def _watch_mover(ctl: Controller, now: float) -> None:
         turn.lifted_since = None
 
 
-def _amending(ctl: Controller, now: float) -> bool:
+def _amending(ctl: ReaderHost, now: float) -> bool:
     """The board shows the last move changed (the mover's hand is back on it) while the side to move has not
     touched the board: another legal move from the position before it replaces it ("amended: 9-14, not
     9-13"), the piece in the hand shows where it may go. Strict touch-move refuses instead."""
@@ -390,7 +390,7 @@ def _amending(ctl: Controller, now: float) -> bool:
     return True
 
 
-def _restored_then_played(ctl: Controller, now: float) -> bool:
+def _restored_then_played(ctl: ReaderHost, now: float) -> bool:
     """The board showed an earlier position: if what follows is legal from there, it was a takeback (taken
     now, and the board read again); otherwise the earlier position was passed by chance."""
     turn = ctl.turn
@@ -409,7 +409,7 @@ def _restored_then_played(ctl: Controller, now: float) -> bool:
     return True
 
 
-def _physical_command(ctl: Controller, now: float, allow_restart: bool) -> bool:
+def _physical_command(ctl: ReaderHost, now: float, allow_restart: bool) -> bool:
     """Takeback by restoring an earlier position, or a new game by setting up the start position (asked first
     early in a game, when it could also be a takeback to the start)."""
     occ = ctl.played
@@ -434,7 +434,7 @@ def _physical_command(ctl: Controller, now: float, allow_restart: bool) -> bool:
     return False
 
 
-def _ask_start(ctl: Controller, plies: int) -> None:
+def _ask_start(ctl: ReaderHost, plies: int) -> None:
     """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
     ctl.turn.start_question = plies
     ctl.voice.warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
@@ -445,7 +445,7 @@ def _ask_start(ctl: Controller, plies: int) -> None:
     ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
 
 
-def _asking_start(ctl: Controller, now: float) -> bool:
+def _asking_start(ctl: ReaderHost, now: float) -> bool:
     """While the start-position question stands: the board still shows it, or a move from it begins (a
     takeback); the game's own position again, or any other board, drops the question."""
     plies = ctl.turn.start_question
@@ -462,7 +462,7 @@ def _asking_start(ctl: Controller, now: float) -> bool:
     return False
 
 
-def _unmatched(ctl: Controller, reading: Reading, now: float) -> None:
+def _unmatched(ctl: ReaderHost, reading: Reading, now: float) -> None:
     """The board matches nothing legal: takeback, restart, refusal or (after the grace time) out of sync."""
     if _physical_command(ctl, now, allow_restart=False):
         return
@@ -479,7 +479,7 @@ def _unmatched(ctl: Controller, reading: Reading, now: float) -> None:
 
 
 # --- what is said about the board ---------------------------------------------------------------------------
-def _not_your_turn(ctl: Controller, reading: Reading) -> None:
+def _not_your_turn(ctl: ReaderHost, reading: Reading) -> None:
     """A piece of the side not to move lifted, nothing else changed: said at once, its square lit red."""
     lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
     piece = ctl.exp.pieces.get(lifted) if lifted is not None else None
@@ -494,7 +494,7 @@ def _not_your_turn(ctl: Controller, reading: Reading) -> None:
     ctl.display(ctl.hints.not_your_turn(ctl.exp, lifted, ctl.turn.crown))
 
 
-def _explain_jumping_on(ctl: Controller, shapes: tuple[MoveShape, ...]) -> None:
+def _explain_jumping_on(ctl: ReaderHost, shapes: tuple[MoveShape, ...]) -> None:
     """A capture the rules let stop where it stands, or jump on (Konane): said once a turn, so that the person
     knows both are moves."""
     if ctl.turn.jump_on_said:
@@ -510,7 +510,7 @@ def _explain_jumping_on(ctl: Controller, shapes: tuple[MoveShape, ...]) -> None:
             return
 
 
-def _explain_immobile(ctl: Controller, lifted: Cell) -> None:
+def _explain_immobile(ctl: ReaderHost, lifted: Cell) -> None:
     """Teaching mode: an own piece lifted that has no legal move is refused in words, naming the rule (once a
     turn for each square); the LEDs already light it red."""
     square = ctl.map.square(lifted)
@@ -522,13 +522,13 @@ def _explain_immobile(ctl: Controller, lifted: Cell) -> None:
                      why.reason, ctl.variant)
 
 
-def _rule_of(ctl: Controller, reason: Illegal) -> str:
+def _rule_of(ctl: ReaderHost, reason: Illegal) -> str:
     """Teaching mode's words for the rule behind a refusal, and where its rules page explains it."""
     return (f"The rule of {reason.rule}: see the {ctl.variant.name} rules, section "
             f"'{reason.section.replace('-', ' ')}'")
 
 
-def _check_refusal(ctl: Controller, reading: Reading, now: float) -> None:
+def _check_refusal(ctl: ReaderHost, reading: Reading, now: float) -> None:
     """One own piece moved to one square that no legal move explains: refuse it, naming the rule."""
     own = [sq for sq in reading.removed if ctl.exp.own(sq)]
     if len(own) != 1 or len(reading.added) != 1:
@@ -560,7 +560,7 @@ def _check_refusal(ctl: Controller, reading: Reading, now: float) -> None:
     ctl.display(ctl.hints.refused(ctl.exp, origin, target))
 
 
-def _missed_capture(ctl: Controller, origin: Cell, target: Cell, text: str) -> None:
+def _missed_capture(ctl: ReaderHost, origin: Cell, target: Cell, text: str) -> None:
     """A move that ignored a compulsory capture stood for the settle time: as the variant's policy says,
     it stands unless objected to before the next move, or it waits for the opponent's choice."""
     policy = ctl.variant.missed_capture_policy

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from transitions import EventData
 from transitions.extensions.nesting import HierarchicalMachine, NestedState
@@ -43,15 +43,15 @@ from .state_names import (
 )
 
 if typing.TYPE_CHECKING:
-    from .machine import Controller
+    from .host import ReaderHost
 
 __all__ = ["COMPUTER", "COMPUTER_SHOWING", "COMPUTER_THINKING", "GAME_OVER", "HAND_TRIGGERS", "NAMES",
            "OUT_OF_SYNC", "PERSON", "PERSON_AMBIGUOUS", "PERSON_CAPTURING", "PERSON_IDLE", "PERSON_LIFTED",
            "PERSON_MISSED_CAPTURE", "PERSON_SETTLING", "SETUP", "STATES", "TRANSITIONS", "TURNS", "Reader",
            "Triggers", "TurnMachine", "TurnState", "build", "top"]
 
-Reader = Callable[["Controller", float], None]
-"""A board reader: the Controller and the time (``controller.reading``)."""
+Reader = Callable[["ReaderHost", float], None]
+"""A board reader: the Controller (as its readers see it) and the time (``controller.reading``)."""
 
 
 
@@ -147,7 +147,13 @@ HAND_TRIGGERS = ("lift", "capture_step", "settle", "put_back")
 internal no-op, not drawn."""
 
 
-def build(model: Controller) -> TurnMachine:
+class Model(Protocol):
+    """What the machine needs of its model besides the callbacks it names: where it notes each transition."""
+
+    walked: set[tuple[str, str]]
+
+
+def build(model: Model) -> TurnMachine:
     """The machine for ``model`` (the Controller), in ``setup``, with idempotent hand triggers; every
     transition it takes is added to ``model.walked``."""
     internal = [{"trigger": t["trigger"], "source": t["dest"], "dest": None}
