@@ -79,7 +79,7 @@ async def _boards(address: str, numbers: range, seconds: float, folder: Path, co
     from controller import events as ev
     from controller.broadcast.publisher import Publisher
     from controller.config import Config
-    from controller.journal import JOURNAL_NAME, Journal, Record
+    from controller.journal import JOURNAL_NAME, Journal, PlyRecord
     from controller.settings import GameSettings
     from rules import Board
 
@@ -115,7 +115,7 @@ async def _boards(address: str, numbers: range, seconds: float, folder: Path, co
             text = board.move_text(move)
             board.push(move)
             clocks[0 if mover == "white" else 1] -= 1.0
-            journal.record(Record("move", text, board.fen(), mover, 1.0, (clocks[0], clocks[1])))
+            journal.record(PlyRecord("move", text, board.fen(), mover, 1.0, (clocks[0], clocks[1])))
             seq = len(board.move_stack) + 1
             committed[(str(number), seq)] = time.monotonic()
             session.queue.put_nowait(ev.MoveCommitted(seq - 1, text, mover, board.fen()))

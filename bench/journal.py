@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.journal import Journal, Record, game_of
+from controller.journal import Journal, PlyRecord, game_of
 from controller.record import GameRecord
 from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
@@ -45,7 +45,7 @@ class FirstReleaseJournal:
         self.path = path
         self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - held open, as it was
 
-    def record(self, record: Record) -> None:
+    def record(self, record: PlyRecord) -> None:
         self._file.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
@@ -62,14 +62,14 @@ def first_release_start(path: Path) -> object:
         if entry["type"] == "start":
             header = {k: v for k, v in entry.items() if k != "type"}
         elif entry["type"] in ("move", "forced"):
-            records.append(Record(entry["type"], entry["text"], entry["fen"], entry.get("by", "")))
+            records.append(PlyRecord(entry["type"], entry["text"], entry["fen"], entry.get("by", "")))
         elif entry["type"] == "takeback":
             del records[len(records) - entry["plies"]:]
     assert header is not None
     return game_of(get_variant(SETTINGS.variant), None, records)
 
 
-def long_game(plies: int, seed: int) -> list[Record]:
+def long_game(plies: int, seed: int) -> list[PlyRecord]:
     """``plies`` legal moves of one international game (moves offering no capture preferred: it lasts)."""
     rng = random.Random(seed)
     board = Board(get_variant(SETTINGS.variant))
@@ -80,7 +80,7 @@ def long_game(plies: int, seed: int) -> list[Record]:
         move = rng.choice(quiet or moves)
         text, by = board.move_text(move), "white" if board.turn.name == "WHITE" else "black"
         board.push(move)
-        records.append(Record("move", text, board.fen(), by, 1.25, None, "2026-12-01T10:43:21"))
+        records.append(PlyRecord("move", text, board.fen(), by, 1.25, None, "2026-12-01T10:43:21"))
     return records
 
 
@@ -95,7 +95,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def saves(directory: Path, records: list[Record], count: int) -> tuple[list[float], list[float], list[float]]:
+def saves(directory: Path, records: list[PlyRecord],
+          count: int) -> tuple[list[float], list[float], list[float]]:
     """Seconds per save: this release, the peer, and a second copy of the peer (what the disk's noise alone
     makes of two equal journals), in a shuffled order each time (a save's cost depends on the one before it);
     restarted every 100 saves."""
@@ -121,7 +122,7 @@ def saves(directory: Path, records: list[Record], count: int) -> tuple[list[floa
     return ours, peer, twin
 
 
-def without_fsync(directory: Path, records: list[Record],
+def without_fsync(directory: Path, records: list[PlyRecord],
                   count: int) -> tuple[list[float], list[float], list[float]]:
     """The same saves with fsync returning at once: what the checksum and the write calls cost alone."""
     real = os.fsync
@@ -132,7 +133,7 @@ def without_fsync(directory: Path, records: list[Record],
         os.fsync = real
 
 
-def starts(directory: Path, records: list[Record], repeat: int) -> tuple[list[float], list[float]]:
+def starts(directory: Path, records: list[PlyRecord], repeat: int) -> tuple[list[float], list[float]]:
     """Seconds per start on ``records``: this release's (read, check every record against the replay, repair
     nothing, resume the GameRecord) and the peer's."""
     journal = Journal(directory / "start")

@@ -32,7 +32,7 @@ from .states import GAME_OVER, SETUP
 if TYPE_CHECKING:
     from rules import Variant
 
-    from .journal import Record
+    from .journal import PlyRecord
     from .record import GameRecord
 
 Say = Callable[[str, str], None]
@@ -68,7 +68,7 @@ class GameView(Protocol):
     @property
     def record(self) -> GameRecord: ...
     @property
-    def records(self) -> list[Record]: ...
+    def records(self) -> list[PlyRecord]: ...
 
 
 class BoardHealth:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .config import Config
     from .hints import HintPolicy
     from .inference import Expectation, MoveShape
-    from .journal import Record
+    from .journal import PlyRecord
     from .record import GameRecord
     from .settings import GameSettings
     from .squares import BoardMap
@@ -71,7 +71,7 @@ class ReaderHost(Protocol):
     @property
     def emit(self) -> Callable[[ev.Event], None]: ...
     @property
-    def records(self) -> list[Record]: ...
+    def records(self) -> list[PlyRecord]: ...
     @property
     def game(self) -> Game: ...
     @property

@@ -55,7 +55,7 @@ class JournalError(ControllerError, ValueError):
 
 
 @dataclass(frozen=True)
-class Record:
+class PlyRecord:
     """One committed ply: ``kind`` is ``move`` (legal) or ``forced`` (a missed capture accepted or huffed)."""
 
     kind: str
@@ -84,7 +84,7 @@ class JournalState:
     """What a journal replays to: the game's header and the records still standing (takebacks applied)."""
 
     header: dict[str, Any]
-    records: tuple[Record, ...]
+    records: tuple[PlyRecord, ...]
     ended: dict[str, Any] | None
     _replayed: list[Game] = field(default_factory=list, compare=False, repr=False)
 
@@ -216,7 +216,7 @@ class _RecordChecker:
 
     def __init__(self) -> None:
         self.header: dict[str, Any] | None = None
-        self.records: list[Record] = []
+        self.records: list[PlyRecord] = []
         self.ended: dict[str, Any] | None = None
         self.game: Game | None = None
         self._start_fen: str | None = None
@@ -292,7 +292,7 @@ class _RecordChecker:
             except ValueError as exc:
                 raise _Bad(f"bad position: {exc}") from None
         both = (float(clocks[0]), float(clocks[1])) if clocks is not None else None
-        self.records.append(Record(entry["type"], text, fen, by, entry.get("seconds"), both, wall))
+        self.records.append(PlyRecord(entry["type"], text, fen, by, entry.get("seconds"), both, wall))
         self.ended = None
 
     def _takeback(self, entry: dict[str, Any]) -> None:
@@ -338,7 +338,7 @@ def game_from_json(game: object, where: str) -> JournalState:
     return state
 
 
-def games_along(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Iterator[Game]:
+def games_along(variant: Any, start_fen: str | None, records: Iterable[PlyRecord]) -> Iterator[Game]:
     """The game at its start and after each of ``records``, in one pass (raises ValueError on a bad record).
     The Game yielded is advanced in place by the next step: read what you need before taking the next."""
     game = Game(variant, fen=start_fen)
@@ -356,7 +356,7 @@ def games_along(variant: Any, start_fen: str | None, records: Iterable[Record]) 
         yield game
 
 
-def game_of(variant: Any, start_fen: str | None, records: Iterable[Record]) -> Game:
+def game_of(variant: Any, start_fen: str | None, records: Iterable[PlyRecord]) -> Game:
     """The game reached by playing ``records`` from the start position (raises ValueError on a bad record)."""
     game = None
     for game in games_along(variant, start_fen, records):  # noqa: B007 - the last one is wanted
@@ -533,7 +533,7 @@ class Journal:
             raise
         self._size, self._crc, self._pending, self._torn = len(line), crc, None, False
 
-    def record(self, record: Record) -> None:
+    def record(self, record: PlyRecord) -> None:
         """Append a committed ply and wait until it is on disk."""
         self._append(record.to_json())
 

@@ -32,7 +32,7 @@ from .durable import SaveError
 from .errors import Refused
 from .hints import HintPolicy
 from .inference import Expectation, MoveShape
-from .journal import Journal, JournalState, Record
+from .journal import Journal, JournalState, PlyRecord
 from .record import GameRecord, color_name, forced_fen
 from .settings import EngineJob, GameSettings
 from .squares import BoardMap
@@ -157,7 +157,7 @@ class Controller(states.Triggers):
         return self.record.game
 
     @property
-    def records(self) -> list[Record]:
+    def records(self) -> list[PlyRecord]:
         """The committed plies."""
         return self.record.plies
 
@@ -435,7 +435,7 @@ class Controller(states.Triggers):
         if self.turn_state in TURNS:
             self.read_board(self.clock.now())
 
-    def _after_ply(self, record: Record, crown: Cell | None = None, restore: bool = False,
+    def _after_ply(self, record: PlyRecord, crown: Cell | None = None, restore: bool = False,
                    previous: Amendable | None = None) -> None:
         """A ply is recorded: the next turn's expectations, the occupancy history, the event."""
         if self.missed_info is not None and self.missed_info.objection_ply is not None \

@@ -28,7 +28,7 @@ from rules.pdn.writer import write_game
 from .clocks import GameClocks, TimeControl
 from .durable import SaveError, durable_replace, make_dir, plain_reason
 from .errors import Refused
-from .journal import Journal, JournalState, Record, game_of, games_along
+from .journal import Journal, JournalState, PlyRecord, game_of, games_along
 from .settings import GameSettings
 
 __all__ = ["GameRecord", "PdnTags", "SaveError", "forced_fen", "game_of", "games_along", "write_pdn"]
@@ -61,7 +61,7 @@ def forced_fen(board: Board, origin: int, target: int, remove: int | None = None
 
 
 class PlyLike(Protocol):
-    """What a PDN needs of one journalled ply (a ``Record``, or the hall's copy of one)."""
+    """What a PDN needs of one journalled ply (a ``PlyRecord``, or the hall's copy of one)."""
 
     @property
     def kind(self) -> str: ...
@@ -124,7 +124,7 @@ class PdnTags:
         return "Time forfeit" if self.reason and "on time" in self.reason else "Normal"
 
 
-def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[Record], tags: PdnTags) -> str:
+def write_pdn(variant: Variant, start_fen: str | None, records: Iterable[PlyRecord], tags: PdnTags) -> str:
     """A PDN text of the game through the rules core's canonical writer (forced plies carry a comment, moves
     made under a time control carry ``[%clock]`` / ``[%wall]`` comments; a Termination tag says whether and
     how the game ended, and the reason it ended is the last comment)."""
@@ -168,7 +168,7 @@ class GameRecord:
     """
 
     def __init__(self, settings: GameSettings, *, clock: Clock, wall: Callable[[], datetime],
-                 journal: Journal | None = None, pdn_dir: Path | None = None, plies: Iterable[Record] = (),
+                 journal: Journal | None = None, pdn_dir: Path | None = None, plies: Iterable[PlyRecord] = (),
                  started: datetime | None = None, game: Game | None = None) -> None:
         settings.check()
         self.settings = settings
@@ -177,7 +177,7 @@ class GameRecord:
         self.pdn_dir = pdn_dir
         self._clock = clock
         self._wall = wall
-        self.plies: list[Record] = list(plies)
+        self.plies: list[PlyRecord] = list(plies)
         self.game: Game = game if game is not None else game_of(self.variant, settings.fen, self.plies)
         self.started: datetime = started or wall()
         self.outcome: tuple[str, str] | None = None
@@ -263,7 +263,7 @@ class GameRecord:
             yield game.board.copy()
 
     # --- recording ----------------------------------------------------------------------------------
-    def play(self, move: Move, text: str) -> Record:
+    def play(self, move: Move, text: str) -> PlyRecord:
         """Record a legal move: journaled first, then played (a failed write raises and changes nothing)."""
         after = self.game.board.copy()
         after.push(move)
@@ -271,14 +271,14 @@ class GameRecord:
         self.game.push(move)
         return record
 
-    def force(self, fen: str, text: str, by: str) -> Record:
+    def force(self, fen: str, text: str, by: str) -> PlyRecord:
         """Record a ply the rules refuse (a missed capture accepted or huffed): the position after it is
         ``fen``."""
         record = self._save("forced", text, fen, by)
         self.game = Game(self.variant, fen=fen)
         return record
 
-    def _save(self, kind: str, text: str, fen: str, by: str) -> Record:
+    def _save(self, kind: str, text: str, fen: str, by: str) -> PlyRecord:
         """Time the ply (the mover's seconds, both clocks after it, the wall time) and journal it; the clocks
         are pressed only when the journal took it."""
         now = self._clock.now()
@@ -290,7 +290,8 @@ class GameRecord:
         if clocks is not None:
             clocks.press(now, by)
             remaining = (round(clocks.left("white", now), 3), round(clocks.left("black", now), 3))
-        record = Record(kind, text, fen, by, seconds, remaining, self._wall().isoformat(timespec="seconds"))
+        record = PlyRecord(kind, text, fen, by, seconds, remaining,
+                           self._wall().isoformat(timespec="seconds"))
         if self.unsaved is not None:
             try:
                 self._begin()

@@ -26,7 +26,7 @@ from . import events as ev
 from .config import Config, ConfigError
 from .consult import EngineAnswer
 from .errors import ControllerError
-from .journal import JournalState, Record, game_from_json
+from .journal import JournalState, PlyRecord, game_from_json
 from .machine import Controller
 from .offline import OfflinePorts
 from .settings import GameSettings
@@ -126,7 +126,7 @@ class SensorLog:
     config: dict[str, Any]
     game: dict[str, Any]
     start: float
-    records: tuple[Record, ...] = ()
+    records: tuple[PlyRecord, ...] = ()
     """The plies the game had when the log began, checked against the rules."""
     entries: list[Entry] = field(default_factory=list)
 

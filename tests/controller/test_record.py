@@ -17,7 +17,7 @@ from journals import begin, play
 import rules
 from controller.config import Config
 from controller.datadir import prepare
-from controller.journal import JOURNAL_NAME, Record, scan
+from controller.journal import JOURNAL_NAME, PlyRecord, scan
 from controller.record import PdnTags, write_pdn
 from controller.session import Session
 from firmware_bridge.clock import ManualClock
@@ -168,7 +168,7 @@ def test_the_saved_record_joins_captures_by_x_whatever_the_board_shows(variant_i
             rng.randrange(len(board.legal_moves))]
         text = board.move_text(move)
         board.push(move)
-        records.append(Record("move", text, board.fen(), "White"))
+        records.append(PlyRecord("move", text, board.fen(), "White"))
     captures = [r.text for r, m in zip(records, board.move_stack, strict=True) if m.is_capture]
     assert captures and all(shown in text for text in captures)
     (game,) = read_games(write_pdn(board.variant, None, records, PdnTags()))
