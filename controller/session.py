@@ -47,6 +47,7 @@ from .table import Table
 if TYPE_CHECKING:
     from engine.worker import WorkerProgress, WorkerResult
 
+    from .broadcast.place import BroadcastPlace
     from .health import BoardHealth
     from .lessons import LessonDesk
     from .machine import Controller
@@ -161,6 +162,8 @@ class Session:
         self.engines = Engines(config, post=self.inbox.put_threadsafe, later=self.inbox.later,
                                on_progress=self._progressed,
                                opponent=opponent)
+        self.fresh_engine = self.engines.fresh_try
+        """The Ports' fresh start for a failed external engine, at a new game."""
         self.table = Table(config, self, clock=self.clock, journal=self.journal, data_dir=self.journal_dir,
                            sensor_log=sensor_log, can_fail=_can_fail(sensors))
         self.controller: Controller = self.table.controller
@@ -199,9 +202,6 @@ class Session:
         if not self.inbox.spawn(lambda: work(report, stop)):
             stop.set()
         return stop
-
-    def fresh_engine(self) -> None:
-        self.engines.fresh_try()
 
     # --- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -280,6 +280,11 @@ class Session:
     def simulated(self) -> SimulatedDevice | None:
         """The simulated board, when the session runs on one (the virtual board of the web page)."""
         return self.table.simulated
+
+    @property
+    def broadcast_place(self) -> BroadcastPlace | None:
+        """Where the board stands in the hall, when it broadcasts (the Table keeps it)."""
+        return self.table.broadcast_place
 
     @property
     def ratings_path(self) -> Path | None:

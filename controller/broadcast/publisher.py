@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import paho.mqtt.client as mqtt
 
@@ -67,10 +67,22 @@ class BroadcastSettings:
                 "black": self.black, "site": self.site}
 
 
+class Broadcasting(Protocol):
+    """What the publisher needs of the Session it publishes: its journal, its place, its events and state."""
+
+    @property
+    def journal_dir(self) -> Path | None: ...
+    @property
+    def broadcast_place(self) -> BroadcastPlace | None: ...
+    def subscribe(self) -> asyncio.Queue[ev.Event]: ...
+    def unsubscribe(self, queue: asyncio.Queue[ev.Event]) -> None: ...
+    def state(self) -> dict[str, Any]: ...
+
+
 class Publisher:
     """Publishes one Session's journal under ``settings.topic``; ``start()`` / ``stop()`` on its loop."""
 
-    def __init__(self, session: Any, settings: BroadcastSettings, journal_path: Path) -> None:
+    def __init__(self, session: Broadcasting, settings: BroadcastSettings, journal_path: Path) -> None:
         self.session = session
         self.settings = settings
         self.tail = JournalTail(journal_path)
@@ -89,7 +101,7 @@ class Publisher:
         self._connected_event = asyncio.Event()
 
     @classmethod
-    def for_session(cls, session: Any, config: Config) -> Publisher:
+    def for_session(cls, session: Broadcasting, config: Config) -> Publisher:
         """The publisher of a Session whose journal is in its data directory."""
         if session.journal_dir is None:
             raise ValueError("broadcast: the game is published from its journal; run without --no-journal")
