@@ -440,7 +440,7 @@ def trial(variant: str, fen: str, choose: Chooser, *, debounce: float = 0.03,
     for step in steps:
         hands.do(step)
     recorded = [r.text for r in ctl.records[before:]]
-    candidates = [s.text for s in ctl.turn.pending] if ctl.state == PERSON_AMBIGUOUS else []
+    candidates = [s.text for s in ctl.watch.pending] if ctl.state == PERSON_AMBIGUOUS else []
     result = Trial(variant, fen, meant, [s.text(ctl.map.name) for s in steps], recorded, ctl.state,
                    candidates)
     result.outcome = judge(meant, recorded, ctl.state, candidates)

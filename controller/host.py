@@ -26,12 +26,12 @@ if TYPE_CHECKING:
     from .record import GameRecord
     from .settings import GameSettings
     from .squares import BoardMap
-    from .turn import Amendable, DeadlineData, MissedCapture, Turn
     from .voice import Voice
+    from .watch import Amendable, DeadlineData, MissedCapture, Watch
 
 
 class ReaderHost(Protocol):
-    """What a reader reads (the game, the board, the settings), writes (the turn's facts, ``missed_info``,
+    """What a reader reads (the game, the board, the settings), writes (the watch's facts, ``missed_info``,
     ``color_warned``, ``claimable``) and calls (the machine's triggers, the Controller's verbs, the voice)."""
 
     # written by readers
@@ -45,7 +45,7 @@ class ReaderHost(Protocol):
     @property
     def record(self) -> GameRecord: ...
     @property
-    def turn(self) -> Turn: ...
+    def watch(self) -> Watch: ...
     @property
     def map(self) -> BoardMap: ...
     @property

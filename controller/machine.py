@@ -4,7 +4,7 @@ It is the model of the state machine declared in ``controller.states``: each sta
 ``controller.reading`` that reads the board while it is current (``on_board``), entering a turn starts it
 (clocks, the engine, the LEDs), and committing a move is the ``commit`` transition whose conditions choose
 the next turn. The game's record (plies, journal, clocks, PDN) is a ``GameRecord``; what belongs to one ply
-(the legal moves' shapes, the computer's move, timers) is a ``Turn`` (``controller.turn``), replaced whole
+(the legal moves' shapes, the computer's move, timers) is a ``Watch`` (``controller.turn``), replaced whole
 after every ply. What it says goes through its ``Voice``; ``controller.view`` turns it into the page's JSON.
 
 Synchronous and time-injected: every input carries or reads the injected clock, timers are deadlines checked
@@ -46,8 +46,8 @@ from .states import (
     SETUP,
     TURNS,
 )
-from .turn import Amendable, Deadline, DeadlineData, MissedCapture, Turn
 from .voice import Voice, computer_plays, set_up_request
+from .watch import Amendable, Deadline, DeadlineData, MissedCapture, Watch
 
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
@@ -134,13 +134,13 @@ class Controller(states.Triggers):
         self.claimable: str | None = None   # the reason of the draw a player may claim now
         self.color_warned = False
         self.progress = None
-        self._new_turn()
+        self._new_watch()
 
-    def _new_turn(self, crown: Cell | None = None, restore: bool = False,
+    def _new_watch(self, crown: Cell | None = None, restore: bool = False,
                   previous: Amendable | None = None) -> None:
         self._tokens += 1
         self.voice.clear()
-        self.turn = Turn(Expectation(self.record.board, self.map), self._tokens, crown, restore,
+        self.watch = Watch(Expectation(self.record.board, self.map), self._tokens, crown, restore,
                          previous=previous)
 
     @property
@@ -172,17 +172,17 @@ class Controller(states.Triggers):
     @property
     def exp(self) -> Expectation:
         """What the side to move may legally show on the board."""
-        return self.turn.exp
+        return self.watch.exp
 
     @property
     def computer_shape(self) -> MoveShape | None:
         """The computer's chosen move, once the engine answered."""
-        return self.turn.computer_shape
+        return self.watch.computer_shape
 
     @property
     def engine_token(self) -> int:
         """The token the current engine request carries; answers quoting another one are stale."""
-        return self.turn.token
+        return self.watch.token
 
     @property
     def alert(self) -> dict[str, str] | None:
@@ -240,7 +240,7 @@ class Controller(states.Triggers):
     def rearranging(self) -> bool:
         """The pieces are to be put where the LEDs ask, not played: a set-up, or a position to restore after
         a takeback, a wrong exercise try or a retracted move."""
-        return self.turn_state == SETUP or (self.turn_state == OUT_OF_SYNC and self.turn.restore)
+        return self.turn_state == SETUP or (self.turn_state == OUT_OF_SYNC and self.watch.restore)
 
     @property
     def played(self) -> frozenset[Cell]:
@@ -255,10 +255,10 @@ class Controller(states.Triggers):
         squares = frozenset(squares)
         if squares != self.occupancy:
             changed = squares ^ self.occupancy
-            self.turn.touched |= changed
+            self.watch.touched |= changed
             self.occupancy = squares
             if changed & self.playing:   # a timer runs while the played squares stay as they are
-                self.turn.deadline = None
+                self.watch.deadline = None
             self.read_board(now)
         return self.frame
 
@@ -270,22 +270,22 @@ class Controller(states.Triggers):
         """When the next timer falls due (for the Session's sleeping)."""
         # clocks: measured from the last time timers were checked, so a jump of the clock is never skipped
         clock = self.clocks.next_change(self._checked) if self.clocks is not None else None
-        deadline = self.turn.deadline.at if self.turn.deadline else None
-        times = [t for t in (deadline, self.turn.grace_at, clock) if t is not None]
+        deadline = self.watch.deadline.at if self.watch.deadline else None
+        times = [t for t in (deadline, self.watch.grace_at, clock) if t is not None]
         return min(times) if times else None
 
     _checked = 0.0
 
     def computer_moved(self, token: int, move: Move | None) -> None:
         """The engine's answer to EngineJob ``token`` (ignored when the game moved on)."""
-        if (token != self.turn.token or self.turn.computer_shape is not None or not self.computer_to_move()
+        if (token != self.watch.token or self.watch.computer_shape is not None or not self.computer_to_move()
                 or self.turn_state not in (COMPUTER, OUT_OF_SYNC)):
             return
         shape = self.exp.shape_of(move) if move is not None else None
         if shape is None:
             self.say(f"the engine answered an illegal move {move!r}", "error")
             return
-        self.turn.computer_shape = shape
+        self.watch.computer_shape = shape
         self.record.pause_clock(self.clock.now())   # carrying the move out on the board costs nobody time
         if not self.moves_itself:   # the virtual board makes it at once: said once played (commit_move)
             plays = computer_plays(self.record, shape.text, self.record.mover, len(self.records))
@@ -313,22 +313,22 @@ class Controller(states.Triggers):
                 self.clocks.stop(now)
                 self._finish("0-1" if flagged == "white" else "1-0", f"{flagged} lost on time (flag fell)")
                 return
-        turn = self.turn
-        d = turn.deadline
+        watch = self.watch
+        d = watch.deadline
         if d is not None and d.at <= now:
-            turn.deadline = None
+            watch.deadline = None
             reading.on_deadline(self, d, now)
-        if turn.grace_at is not None and turn.grace_at <= now:
-            turn.grace_at = None
+        if watch.grace_at is not None and watch.grace_at <= now:
+            watch.grace_at = None
             reading.go_out_of_sync(self)
 
     def arm(self, kind: str, now: float, data: DeadlineData = None, ms: int | None = None) -> None:
         """Set the turn's one deadline: ``kind`` fires once the board stayed as it is for the settle time (or
         ``ms``). Arming the deadline already pending (the board did not change) keeps its time."""
-        d = self.turn.deadline
+        d = self.watch.deadline
         if d is not None and d.kind == kind and d.data == data:
             return
-        self.turn.deadline = Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
+        self.watch.deadline = Deadline(kind, now + (self.config.settle_ms if ms is None else ms) / 1000, data)
 
     # --- entering states ------------------------------------------------------------------------------
     def _start_turn(self) -> bool:
@@ -339,10 +339,10 @@ class Controller(states.Triggers):
             self._finish(outcome.result, outcome.reason)
             return False
         self.record.start_turn(self.clock.now())
-        if self.turn.restore and self.played != self.exp.base:
+        if self.watch.restore and self.played != self.exp.base:
             reading.go_out_of_sync(self, force=True)
             return False
-        self.turn.restore = False
+        self.watch.restore = False
         return True
 
     def _enter_person_turn(self, event: EventData) -> None:
@@ -350,19 +350,19 @@ class Controller(states.Triggers):
             return
         self.progress = None
         claims.announce(self)
-        self.display(self.hints.turn(self.exp, self.turn.crown))
+        self.display(self.hints.turn(self.exp, self.watch.crown))
 
     def _enter_computer_turn(self, event: EventData) -> None:
         if not self._start_turn():
             return
         if claims.computer_claims(self):
             return
-        turn = self.turn
-        if not turn.engine_asked:
-            turn.engine_asked = True
+        watch = self.watch
+        if not watch.engine_asked:
+            watch.engine_asked = True
             self.progress = None
             self._ask_engine()
-        shape = turn.computer_shape
+        shape = watch.computer_shape
         if shape is not None and self.state == COMPUTER_THINKING:
             self.engine_answered()   # back in sync with the move already chosen: it is shown again (queued)
         self.display(self.hints.computer(shape, self.occupancy) if shape else self.hints.thinking())
@@ -375,12 +375,12 @@ class Controller(states.Triggers):
             now = self.clock.now()
             left = self.clocks.left(self.record.mover, now)
             budget = max(0.05, left / 30 + self.clocks.control.increment * 0.8)
-        self.request_engine(EngineJob(self.turn.token, self.game.board.copy(), self.settings.level, budget))
+        self.request_engine(EngineJob(self.watch.token, self.game.board.copy(), self.settings.level, budget))
 
     def _enter_out_of_sync(self, event: EventData) -> None:
         if self.played == self.exp.base or (
-                not self.turn.restore and self.exp.read(self.played).kind != "none"):
-            self.turn.restore = False
+                not self.watch.restore and self.exp.read(self.played).kind != "none"):
+            self.watch.restore = False
             self.resync()   # queued: runs once this transition is complete
             return
         reading.show_sync(self)
@@ -405,22 +405,22 @@ class Controller(states.Triggers):
         (``commit``). A move that cannot be saved is refused, the game unchanged, and tried again every
         RETRY_SECONDS while the board shows it (said once). A person's move may be amended until the side to
         move touches the board."""
-        turn = self.turn
+        watch = self.watch
         by_person = not self.computer_to_move()
         by = self.record.mover
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
             self.display(self.hints.refused(self.exp, shape.origin, shape.target))
-            turn.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
-            self.voice.save_refused(str(exc), exc, again=turn.unsaved == str(exc))
-            turn.unsaved = str(exc)
+            watch.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
+            self.voice.save_refused(str(exc), exc, again=watch.unsaved == str(exc))
+            watch.unsaved = str(exc)
             return
         crown = shape.target if shape.move.promotion else None
-        previous = Amendable(turn.exp, shape, frozenset(turn.touched)) if by_person else None
+        previous = Amendable(watch.exp, shape, frozenset(watch.touched)) if by_person else None
         self._after_ply(record, crown=crown, previous=previous)
-        if turn.amending is not None and turn.amending != shape.text:
-            self.say(f"Amended: {shape.text}, not {turn.amending}.")
+        if watch.amending is not None and watch.amending != shape.text:
+            self.say(f"Amended: {shape.text}, not {watch.amending}.")
         if not by_person and self.moves_itself:
             self.say(computer_plays(self.record, shape.text, by, len(self.records) - 1, done=True) + ".")
         if crown is not None:
@@ -441,7 +441,7 @@ class Controller(states.Triggers):
         if self.missed_info is not None and self.missed_info.objection_ply is not None \
                 and len(self.records) > self.missed_info.objection_ply + 1:
             self.missed_info = None
-        self._new_turn(crown, restore, previous)
+        self._new_watch(crown, restore, previous)
         self.history = [*self.history[:len(self.records)], self.exp.base]
         self.emit(ev.MoveCommitted(len(self.records), record.text, record.by, record.fen))
 
@@ -466,15 +466,15 @@ class Controller(states.Triggers):
 
     def choose(self, text: str) -> None:
         """Resolve an ambiguity by the move's text."""
-        for shape in self.turn.pending:
+        for shape in self.watch.pending:
             if shape.text == text:
                 self.commit_move(shape)
                 return
-        raise Refused(f"{text!r} is not one of the candidate moves {[s.text for s in self.turn.pending]}")
+        raise Refused(f"{text!r} is not one of the candidate moves {[s.text for s in self.watch.pending]}")
 
     def start_position_choice(self, choice: str) -> None:
         """The answer to the start-position question: ``new_game`` or ``takeback`` (to the start)."""
-        plies = self.turn.start_question
+        plies = self.watch.start_question
         if plies is None:
             raise Refused("the board is not asking about the start position")
         if choice == "new_game":
@@ -520,12 +520,12 @@ class Controller(states.Triggers):
         elif choice == "retract":
             self.say(retracted)
             self.retract()
-            self.turn.restore = True
+            self.watch.restore = True
             if self.played != self.exp.base:
                 reading.go_out_of_sync(self, force=True)
             else:
-                self.turn.restore = False
-                self.display(self.hints.turn(self.exp, self.turn.crown))
+                self.watch.restore = False
+                self.display(self.hints.turn(self.exp, self.watch.crown))
         elif choice == "accept":
             if not self.force_ply(info.origin, info.target, None, info.text, info.by):
                 self.missed_info = info   # not saved: the choice is still to be made
@@ -544,13 +544,13 @@ class Controller(states.Triggers):
         the one on the board, read with the squares touched making both)."""
         if not self.config.takeback and amended is None:
             raise Refused("takeback is disabled in the settings")
-        touched = self.turn.touched
+        touched = self.watch.touched
         plies = self.record.take_back(plies)
         self.history = self.history[:len(self.records) + 1]
-        self._new_turn(restore=not physical)
+        self._new_watch(restore=not physical)
         if amended is not None:
-            self.turn.amending = amended.shape.text
-            self.turn.touched |= amended.touched | touched
+            self.watch.amending = amended.shape.text
+            self.watch.touched |= amended.touched | touched
         else:
             by_hand = not physical and not self.moves_itself   # the virtual board puts them back itself
             self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
@@ -571,7 +571,7 @@ class Controller(states.Triggers):
     def _finish(self, result: str, reason: str) -> None:
         """End the game now (resignation, agreement, a claim, a fallen flag, or the rules): recorded (journal,
         PDN), late engine answers dropped, said, and the machine in game_over."""
-        self.turn.token = self._tokens = self._tokens + 1
+        self.watch.token = self._tokens = self._tokens + 1
         try:
             self.record.finish(result, reason)
         except SaveError as exc:
@@ -626,16 +626,16 @@ class Controller(states.Triggers):
             self.say(f"{color} declines the draw.")
 
     def set_teaching(self, on: bool) -> None:
-        """Turn teaching mode (whole capture paths, rule names in refusals) on or off."""
+        """Watch teaching mode (whole capture paths, rule names in refusals) on or off."""
         self.teaching = on
         self.hints.teaching = on
         if self.state == PERSON_IDLE:
-            self.display(self.hints.turn(self.exp, self.turn.crown))
+            self.display(self.hints.turn(self.exp, self.watch.crown))
 
     def show_hint(self, token: int, move: Move | None) -> None:
         """The engine's suggestion for the person to move (asked with ``engine_token`` ``token``): light it
         (from, path, pieces to take off) and say it. Without one, light every legal move instead."""
-        if token != self.turn.token or self.turn_state != PERSON:
+        if token != self.watch.token or self.turn_state != PERSON:
             return   # the game moved on while the engine thought
         shape = self.exp.shape_of(move) if move is not None else None
         if shape is None:

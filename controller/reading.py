@@ -2,7 +2,7 @@
 state's ``on_board``), the gestures they recognise, and the timers they arm falling due.
 
 Each reader takes the Controller and the time, ``(ctl, now)``, looks at what the board shows (``ctl.played``
-against ``ctl.turn.exp`` and the turn's other facts, see ``controller.turn``) and answers only through the
+against ``ctl.watch.exp`` and the turn's other facts, see ``controller.turn``) and answers only through the
 Controller's internal API for readers:
 
 - the machine's triggers: ``set_up``, ``lift``, ``capture_step``, ``settle``, ``put_back``, ``ask``,
@@ -14,7 +14,7 @@ Controller's internal API for readers:
   in a turn), ``computer_to_move``;
 - its voice: ``ctl.say``, ``ctl.voice.warn``, ``ctl.voice.refuse``, ``ctl.voice.clear``.
 
-The readers write only the turn's facts, ``missed_info`` and ``color_warned``; the rest they read: the game
+The readers write only the watch's facts, ``missed_info`` and ``color_warned``; the rest they read: the game
 (``record``, ``records``, ``game``, ``variant``, ``history``, ``start_occupancy``), the board
 (``occupancy``, ``played``, ``playing``, ``map``), the settings (``config``, ``teaching``,
 ``moves_itself``), ``hints``, ``state`` and ``turn_state``.
@@ -35,7 +35,7 @@ from .inference import Expectation, MoveShape, Reading, disambiguate
 from .record import color_name
 from .state_names import OUT_OF_SYNC, PERSON_MISSED_CAPTURE, TURNS
 from .teaching import why_immobile
-from .turn import Deadline, MissedCapture
+from .watch import Deadline, MissedCapture
 
 if typing.TYPE_CHECKING:
     from .host import ReaderHost
@@ -78,29 +78,29 @@ def person_turn(ctl: ReaderHost, now: float) -> None:
     if _restored_then_played(ctl, now):
         return
     _watch_mover(ctl, now)
-    turn = ctl.turn
-    reading = turn.exp.read(ctl.played)
+    watch = ctl.watch
+    reading = watch.exp.read(ctl.played)
     if reading.kind != "none":
         ctl.voice.clear()
     if reading.kind == "rest":
-        turn.grace_at = None
-        turn.pending = ()
-        turn.touched.clear()
+        watch.grace_at = None
+        watch.pending = ()
+        watch.touched.clear()
         ctl.put_back()
-        ctl.display(ctl.hints.turn(turn.exp, turn.crown))
+        ctl.display(ctl.hints.turn(watch.exp, watch.crown))
         return
     if reading.kind == "none":
         if not _amending(ctl, now):
             _not_your_turn(ctl, reading)
             _unmatched(ctl, reading, now)
         return
-    turn.grace_at = None
+    watch.grace_at = None
     if reading.kind == "complete":
-        candidates = disambiguate(reading.complete, frozenset(turn.touched))
+        candidates = disambiguate(reading.complete, frozenset(watch.touched))
         if reading.extendable:
             _hands_on(ctl, reading)
             ctl.settle()
-            turn.pending = reading.complete
+            watch.pending = reading.complete
             ctl.arm("settle", now, ms=_settle_ms(ctl, reading))
             ctl.display(_progress_frame(ctl, reading))
             _explain_jumping_on(ctl, reading.complete)
@@ -111,7 +111,7 @@ def person_turn(ctl: ReaderHost, now: float) -> None:
             ctl.settle()
             ask_between(ctl, candidates)
         return
-    turn.pending = ()
+    watch.pending = ()
     _hands_on(ctl, reading)
     ctl.display(_progress_frame(ctl, reading))
 
@@ -141,29 +141,29 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
     if _restored_then_played(ctl, now):
         return
     _watch_mover(ctl, now)
-    turn = ctl.turn
-    shape = turn.computer_shape
-    reading = turn.exp.read(ctl.played)
-    if reading.kind == "none" and turn.pending and _reply_begun(ctl, now):
+    watch = ctl.watch
+    shape = watch.computer_shape
+    reading = watch.exp.read(ctl.played)
+    if reading.kind == "none" and watch.pending and _reply_begun(ctl, now):
         return
     if reading.kind == "rest" or (shape is not None and shape in reading.partial):
         ctl.voice.clear()
     if reading.kind == "rest":
-        turn.grace_at = None
-        turn.pending = ()
+        watch.grace_at = None
+        watch.pending = ()
         ctl.display(ctl.hints.computer(shape, ctl.played) if shape else ctl.hints.thinking())
         return
     if shape is not None and shape in reading.complete:
-        turn.grace_at = None
+        watch.grace_at = None
         if reading.extendable:
-            turn.pending = (shape,)
+            watch.pending = (shape,)
             ctl.arm("settle", now, ms=_settle_ms(ctl, reading))
         else:
             ctl.commit_move(shape)
         return
     if shape is not None and shape in reading.partial:
-        turn.grace_at = None
-        turn.pending = ()
+        watch.grace_at = None
+        watch.pending = ()
         ctl.display(ctl.hints.computer(shape, ctl.played))
         return
     if reading.kind == "none" and _amending(ctl, now):
@@ -174,8 +174,8 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
             ctl.say(f"Accepted {other.text} instead of the computer's {shape.text}.")
             ctl.commit_move(other)
             return
-        if other is not None and turn.alt_warned != ctl.played:
-            turn.alt_warned = ctl.played
+        if other is not None and watch.alt_warned != ctl.played:
+            watch.alt_warned = ctl.played
             ctl.voice.warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
                            f"as the LEDs show and play {shape.text}.")
         to_empty, to_fill = sync_diff(ctl)
@@ -188,17 +188,17 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
 def out_of_sync(ctl: ReaderHost, now: float) -> None:
     """The board disagrees with the game: back in play when it shows the position (or, unless it must be
     restored exactly, a step of a legal move). The start position set up early in a game asks first."""
-    turn = ctl.turn
-    if turn.start_question is not None and _asking_start(ctl, now):
+    watch = ctl.watch
+    if watch.start_question is not None and _asking_start(ctl, now):
         return
-    if turn.restore:
-        if ctl.played != turn.exp.base:
+    if watch.restore:
+        if ctl.played != watch.exp.base:
             show_sync(ctl)
             return
-        turn.restore = False
+        watch.restore = False
     if _restored_then_played(ctl, now):
         return
-    reading = turn.exp.read(ctl.played)
+    reading = watch.exp.read(ctl.played)
     if reading.kind != "none":
         ctl.voice.clear()
         ctl.resync()
@@ -218,15 +218,15 @@ def after_game(ctl: ReaderHost, now: float) -> None:
 def on_deadline(ctl: ReaderHost, d: Deadline, now: float) -> None:
     """The turn's timer fell due, the board unchanged since it was armed: what the board showed that long
     means (see ``Deadline`` for the kinds)."""
-    turn = ctl.turn
+    watch = ctl.watch
     if d.kind == "settle":
-        candidates = disambiguate(turn.pending, frozenset(turn.touched))
+        candidates = disambiguate(watch.pending, frozenset(watch.touched))
         if len(candidates) == 1:
             ctl.commit_move(candidates[0])
         else:
             ask_between(ctl, candidates)
-    elif d.kind == "reply" and len(turn.pending) == 1:
-        ctl.commit_move(turn.pending[0])
+    elif d.kind == "reply" and len(watch.pending) == 1:
+        ctl.commit_move(watch.pending[0])
     elif d.kind == "takeback":
         assert isinstance(d.data, int)
         ctl.take_back_plies(d.data, physical=True)
@@ -247,7 +247,7 @@ def _can(ctl: ReaderHost, trigger: str) -> bool:
 # --- what the board is asked to show ------------------------------------------------------------------------
 def ask_between(ctl: ReaderHost, candidates: tuple[MoveShape, ...]) -> None:
     """The board shows several moves that the squares touched do not tell apart: ask the person."""
-    ctl.turn.pending = candidates
+    ctl.watch.pending = candidates
     ctl.ask()
     texts = " or ".join(s.text for s in candidates)
     ctl.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
@@ -326,15 +326,15 @@ def _reply_begun(ctl: ReaderHost, now: float) -> bool:
     """While one move waits for its settle time, the next player's move has begun: a whole move made (commit
     now), or a piece that can legally move lifted (commit once it stays lifted for the settle time; a brushed
     piece put back at once commits nothing)."""
-    turn = ctl.turn
-    if len(turn.pending) != 1:
+    watch = ctl.watch
+    if len(watch.pending) != 1:
         return False
-    pending = turn.pending[0]
-    after = turn.after.get(pending.move)
+    pending = watch.pending[0]
+    after = watch.after.get(pending.move)
     if after is None:
         board = ctl.game.board.copy()
         board.push(pending.move)
-        after = turn.after[pending.move] = Expectation(board, ctl.map)
+        after = watch.after[pending.move] = Expectation(board, ctl.map)
     reading = after.read(ctl.played)
     if reading.kind == "complete":
         ctl.commit_move(pending)
@@ -349,31 +349,31 @@ def _reply_begun(ctl: ReaderHost, now: float) -> bool:
 def _watch_mover(ctl: ReaderHost, now: float) -> None:
     """The side to move touching its own pieces (one off its square for the settle time) ends the right to
     amend the move before."""
-    turn = ctl.turn
-    if turn.previous is None:
+    watch = ctl.watch
+    if watch.previous is None:
         return
-    lifted = any(sq not in ctl.played for sq in turn.exp.base if turn.exp.own(sq))
-    if lifted and turn.lifted_since is None:
-        turn.lifted_since = now
-    sustained = turn.lifted_since is not None and now - turn.lifted_since >= ctl.config.settle_ms / 1000
+    lifted = any(sq not in ctl.played for sq in watch.exp.base if watch.exp.own(sq))
+    if lifted and watch.lifted_since is None:
+        watch.lifted_since = now
+    sustained = watch.lifted_since is not None and now - watch.lifted_since >= ctl.config.settle_ms / 1000
     if sustained:
-        turn.previous = None
+        watch.previous = None
     if not lifted:
-        turn.lifted_since = None
+        watch.lifted_since = None
 
 
 def _amending(ctl: ReaderHost, now: float) -> bool:
     """The board shows the last move changed (the mover's hand is back on it) while the side to move has not
     touched the board: another legal move from the position before it replaces it ("amended: 9-14, not
     9-13"), the piece in the hand shows where it may go. Strict touch-move refuses instead."""
-    turn = ctl.turn
-    previous = turn.previous
+    watch = ctl.watch
+    previous = watch.previous
     if previous is None:
         return False
     reading = previous.exp.read(ctl.played)
     if reading.kind == "none" or (reading.kind == "rest" and not ctl.config.touch_move):
         return False   # a restored position is a takeback (_physical_command)
-    turn.grace_at = None
+    watch.grace_at = None
     if ctl.config.touch_move:
         text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
                 f"{ctl.map.name(previous.shape.target)}.")
@@ -393,13 +393,13 @@ def _amending(ctl: ReaderHost, now: float) -> bool:
 def _restored_then_played(ctl: ReaderHost, now: float) -> bool:
     """The board showed an earlier position: if what follows is legal from there, it was a takeback (taken
     now, and the board read again); otherwise the earlier position was passed by chance."""
-    turn = ctl.turn
-    plies = turn.restored
+    watch = ctl.watch
+    plies = watch.restored
     if plies is None:
         return False
-    turn.restored = None
+    watch.restored = None
     if ctl.played == ctl.history[-1 - plies]:
-        turn.restored = plies
+        watch.restored = plies
         ctl.arm("takeback", now, plies)
         return True
     board = list(ctl.record.boards())[len(ctl.records) - plies]
@@ -425,10 +425,10 @@ def _physical_command(ctl: ReaderHost, now: float, allow_restart: bool) -> bool:
         for k in range(1, min(plies, 20) + 1):
             if ctl.history[-1 - k] != occ:
                 continue
-            if k == 1 and ctl.turn.previous is not None:
+            if k == 1 and ctl.watch.previous is not None:
                 ctl.take_back_plies(1, physical=True)   # the mover undid his move before anyone touched
             else:
-                ctl.turn.restored = k
+                ctl.watch.restored = k
                 ctl.arm("takeback", now, k)
             return True
     return False
@@ -436,7 +436,7 @@ def _physical_command(ctl: ReaderHost, now: float, allow_restart: bool) -> bool:
 
 def _ask_start(ctl: ReaderHost, plies: int) -> None:
     """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
-    ctl.turn.start_question = plies
+    ctl.watch.start_question = plies
     ctl.voice.warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
                    f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
                    f"takes them back.")
@@ -448,7 +448,7 @@ def _ask_start(ctl: ReaderHost, plies: int) -> None:
 def _asking_start(ctl: ReaderHost, now: float) -> bool:
     """While the start-position question stands: the board still shows it, or a move from it begins (a
     takeback); the game's own position again, or any other board, drops the question."""
-    plies = ctl.turn.start_question
+    plies = ctl.watch.start_question
     assert plies is not None
     if ctl.played == ctl.start_occupancy:
         ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
@@ -457,7 +457,7 @@ def _asking_start(ctl: ReaderHost, now: float) -> bool:
             ctl.played).kind != "none":
         ctl.take_back_plies(plies, physical=True)
         return True
-    ctl.turn.start_question = None
+    ctl.watch.start_question = None
     ctl.voice.clear()
     return False
 
@@ -474,8 +474,8 @@ def _unmatched(ctl: ReaderHost, reading: Reading, now: float) -> None:
             _explain_immobile(ctl, lifted)
     if ctl.turn_state == OUT_OF_SYNC:
         show_sync(ctl)
-    elif ctl.turn.grace_at is None:
-        ctl.turn.grace_at = now + ctl.config.grace_ms / 1000
+    elif ctl.watch.grace_at is None:
+        ctl.watch.grace_at = now + ctl.config.grace_ms / 1000
 
 
 # --- what is said about the board ---------------------------------------------------------------------------
@@ -485,26 +485,26 @@ def _not_your_turn(ctl: ReaderHost, reading: Reading) -> None:
     piece = ctl.exp.pieces.get(lifted) if lifted is not None else None
     if lifted is None or piece is None or piece[0] == ctl.exp.turn:
         return
-    if lifted not in ctl.turn.told:
-        ctl.turn.told.add(lifted)
+    if lifted not in ctl.watch.told:
+        ctl.watch.told.add(lifted)
         mover = ctl.record.mover
         who = f"the computer ({mover})" if ctl.computer_to_move() else mover
         ctl.voice.warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
                        f"{ctl.map.name(lifted)}.")
-    ctl.display(ctl.hints.not_your_turn(ctl.exp, lifted, ctl.turn.crown))
+    ctl.display(ctl.hints.not_your_turn(ctl.exp, lifted, ctl.watch.crown))
 
 
 def _explain_jumping_on(ctl: ReaderHost, shapes: tuple[MoveShape, ...]) -> None:
     """A capture the rules let stop where it stands, or jump on (Konane): said once a turn, so that the person
     knows both are moves."""
-    if ctl.turn.jump_on_said:
+    if ctl.watch.jump_on_said:
         return
     for shape in shapes:
         path = shape.move.path
         longer = [s.text for s in ctl.exp.shapes
                   if s.captures and len(s.move.path) > len(path) and s.move.path[:len(path)] == path]
         if shape.captures and longer:
-            ctl.turn.jump_on_said = True
+            ctl.watch.jump_on_said = True
             ctl.say(f"You may stop here or jump again: {shape.text} stops on "
                     f"{ctl.map.name(shape.target)}; {' or '.join(longer)} jumps on.")
             return
@@ -514,9 +514,9 @@ def _explain_immobile(ctl: ReaderHost, lifted: Cell) -> None:
     """Teaching mode: an own piece lifted that has no legal move is refused in words, naming the rule (once a
     turn for each square); the LEDs already light it red."""
     square = ctl.map.square(lifted)
-    if not ctl.teaching or square is None or ctl.exp.shapes_from(lifted) or lifted in ctl.turn.told:
+    if not ctl.teaching or square is None or ctl.exp.shapes_from(lifted) or lifted in ctl.watch.told:
         return
-    ctl.turn.told.add(lifted)
+    ctl.watch.told.add(lifted)
     why = why_immobile(ctl.game.board, square)
     ctl.voice.refuse(f"{why.text[0].upper()}{why.text[1:]}. {_rule_of(ctl, why.reason)}. Put it back",
                      why.reason, ctl.variant)
@@ -548,10 +548,10 @@ def _check_refusal(ctl: ReaderHost, reading: Reading, now: float) -> None:
     if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and _can(ctl, "lift"):
         ctl.arm("missed", now, (origin, target, text))
         return
-    if ctl.turn.refused_at == ctl.played:
+    if ctl.watch.refused_at == ctl.played:
         return
-    ctl.turn.refused_at = ctl.played
-    if origin in ctl.turn.told:   # said when it was lifted: why this piece cannot move (teaching mode)
+    ctl.watch.refused_at = ctl.played
+    if origin in ctl.watch.told:   # said when it was lifted: why this piece cannot move (teaching mode)
         ctl.display(ctl.hints.refused(ctl.exp, origin, target))
         return
     if ctl.teaching:   # the lesson: the rule by name, and where the rules page explains it

@@ -34,7 +34,7 @@ def game_state(ctl: Controller) -> dict[str, Any]:
         m = board.peek()
         last = {"from": list(ctl.map.rc(m.from_square)), "to": list(ctl.map.rc(m.to_square)),
                 "captures": [list(ctl.map.rc(sq)) for sq in m.captures]}
-    shape = ctl.turn.computer_shape
+    shape = ctl.watch.computer_shape
     variant, settings, outcome = ctl.variant, ctl.settings, ctl.outcome
     return {
         "variant": variant.id, "variant_name": variant.name,
@@ -54,8 +54,8 @@ def game_state(ctl: Controller) -> dict[str, Any]:
                    "move": shape.text if shape else None},
         "human_color": settings.human_color, "teaching": ctl.teaching,
         "messages": list(ctl.voice.messages), "alert": ctl.voice.alert,
-        "question": ({"kind": "start_position", "plies": ctl.turn.start_question}
-                     if ctl.turn.start_question is not None else None),
+        "question": ({"kind": "start_position", "plies": ctl.watch.start_question}
+                     if ctl.watch.start_question is not None else None),
         "result": {"result": outcome[0], "reason": outcome[1]} if outcome else None,
         "claimable_draw": ctl.claimable if outcome is None else None,
         "board_connected": not ctl.board_lost,

@@ -111,10 +111,10 @@ def test_a_move_that_cannot_be_saved_is_refused_and_saved_when_it_can(
             shape = session.controller.exp.shape_of(session.controller.game.board.parse_move(text))
             assert shape is not None and {shape.origin, shape.target} <= lit   # the LEDs refuse it too
             assert (card.path / JOURNAL_NAME).read_bytes() == on_disk
-            retry = session.controller.turn.deadline
+            retry = session.controller.watch.deadline
             assert retry is not None and retry.kind == "retry"
             clock.advance(RETRY_SECONDS)
-            await until("the retry, refused again", lambda: session.controller.turn.deadline is not retry)
+            await until("the retry, refused again", lambda: session.controller.watch.deadline is not retry)
             assert session.state()["moves"] == before["moves"]
             assert session.state()["alert"] == {"text": f"Refused: can't save the move: {words}",
                                                 "level": "refusal"}

@@ -1,28 +1,28 @@
-"""What belongs to one ply (controller/turn.py): a new Turn starts clean, and a missed capture knows its
+"""What belongs to one ply (controller/turn.py): a new Watch starts clean, and a missed capture knows its
 answers and the piece a huff takes off."""
 
 from __future__ import annotations
 
 from rig import Rig
 
-from controller.turn import MissedCapture, Turn
+from controller.watch import MissedCapture, Watch
 
 
 def test_a_new_turn_shares_nothing_with_the_one_before() -> None:
     r = Rig("english")
-    first = Turn(r.ctl.exp, 1)
+    first = Watch(r.ctl.exp, 1)
     first.touched.add((0, 0))
     first.told.add((0, 0))
-    second = Turn(r.ctl.exp, 2)
+    second = Watch(r.ctl.exp, 2)
     assert second.touched == set() and second.told == set() and second.after == {}
     assert second.deadline is None and second.previous is None and second.pending == ()
 
 
 def test_a_move_replaces_the_turn_whole() -> None:
     r = Rig("english")
-    before = r.ctl.turn
+    before = r.ctl.watch
     r.move("9-13")
-    after = r.ctl.turn
+    after = r.ctl.watch
     assert after is not before and after.token > before.token
     assert after.previous is not None and after.previous.shape.text == "9-13", "amendable until touched"
 

@@ -1,7 +1,7 @@
-"""What belongs to one ply: the legal moves as the board shows them, the computer's move, the timer, and the
+"""The watch over one ply: the legal moves as the board shows them, the computer's move, the timer, and the
 small facts that make up the hidden substates of the machine's drawn states.
 
-A ``Turn`` is replaced whole after every ply (and by a takeback or a new game), so none of its fields needs
+A ``Watch`` is replaced whole after every ply (and by a takeback or a new game), so none of its fields needs
 resetting by hand. Most fields mean something only in some states; this is where each one is read:
 
 ================  ==============================  ==========================================================
@@ -44,7 +44,7 @@ from rules import Move
 
 from .inference import Expectation, MoveShape
 
-__all__ = ["Amendable", "Deadline", "DeadlineData", "MissedCapture", "Turn"]
+__all__ = ["Amendable", "Deadline", "DeadlineData", "MissedCapture", "Watch"]
 
 DeadlineData = int | Cell | tuple[Cell, Cell, str] | None
 """What a deadline carries: the plies of a takeback, the square lifted for a reply, a missed capture's
@@ -53,7 +53,7 @@ origin, target and text; nothing for the others."""
 
 @dataclass
 class Deadline:
-    """The one timer of a turn: ``kind`` fires once the board has stayed as it is until ``at``.
+    """The one timer of a watch: ``kind`` fires once the board has stayed as it is until ``at``.
 
     Kinds: ``settle`` (commit or ask), ``reply`` (the next move begun: commit the pending one), ``takeback``
     (an earlier position stood), ``restart`` (the start position stood), ``retry`` (save again), ``missed``
@@ -103,9 +103,9 @@ class Amendable:
 
 
 @dataclass
-class Turn:
+class Watch:
     """What belongs to one ply (see the module's table for which field means something when). A new ply gets
-    a new Turn."""
+    a new Watch."""
 
     exp: Expectation
     token: int
