@@ -1,7 +1,7 @@
 """Typed events the controller sends to the outside world (web page, broadcast, recorder, tests).
 
 Each event is a frozen dataclass with a ``kind`` string and ``to_json()`` giving a JSON-ready dict.
-The events: ``StateChanged``, ``MoveCommitted``, ``HintFrame``, ``Refusal``, ``OutOfSync``,
+The events: ``StateChanged``, ``MoveCommitted``, ``FrameShown``, ``Refusal``, ``OutOfSync``,
 ``EngineProgress``, ``GameOver``, ``BroadcastMoved`` and ``Message``; what they mean for a page is in
 controller/README.md ("Events, clocks, games on disk"). Changes are additive only: the web page and the tests
 read these fields.
@@ -59,8 +59,9 @@ class MoveCommitted(Event):
 
 
 @dataclass(frozen=True)
-class HintFrame(Event):
-    """The LED frame the hint policy chose for the current situation."""
+class FrameShown(Event):
+    """The LED frame on the board now (the page mirrors it). Its wire kind stays ``hint``, which the page
+    reads, though it carries every frame, not only the engine's suggestion (``Hint``)."""
 
     kind: ClassVar[str] = "hint"
     frame: LedFrame

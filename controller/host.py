@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
     from . import events as ev
     from .config import Config
-    from .hints import HintPolicy
     from .inference import Expectation, MoveShape
     from .journal import PlyRecord
+    from .lights import LightPolicy
     from .record import GameRecord
     from .settings import GameSettings
     from .squares import BoardMap
@@ -49,7 +49,7 @@ class ReaderHost(Protocol):
     @property
     def map(self) -> BoardMap: ...
     @property
-    def hints(self) -> HintPolicy: ...
+    def lights(self) -> LightPolicy: ...
     @property
     def voice(self) -> Voice: ...
     @property

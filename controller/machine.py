@@ -30,9 +30,9 @@ from .clocks import GameClocks
 from .config import Config
 from .durable import SaveError
 from .errors import Refused
-from .hints import HintPolicy
 from .inference import Expectation, MoveShape
 from .journal import Journal, JournalState, PlyRecord
+from .lights import LightPolicy
 from .record import GameRecord, color_name, forced_fen
 from .settings import EngineJob, GameSettings
 from .squares import BoardMap
@@ -92,7 +92,7 @@ class Controller(states.Triggers):
         """Every (source, dest) transition taken, as declared: the tests check each one is drawn."""
         self.occupancy: frozenset[Cell] = frozenset()
         self.frame: LedFrame | None = None
-        self.progress: dict[str, Any] | None = None
+        self.engine_progress: dict[str, Any] | None = None
         self.board_lost = False   # the board's link (serial cable) is down
         self.moves_itself = False
         """The board moves the pieces the game asks for by itself (the virtual board, set by the Session):
@@ -117,11 +117,11 @@ class Controller(states.Triggers):
         return GameRecord(settings, **kwargs)
 
     def _setup(self, record: GameRecord) -> None:
-        """Make ``record`` the game: the board map, hint policy and occupancy history follow its variant."""
+        """Make ``record`` the game: the board map, light policy and occupancy history follow its variant."""
         self.record = record
         self.map = BoardMap(record.variant, record.settings.flipped)
         self.playing = self.map.playing()
-        self.hints = HintPolicy(record.variant.height, record.variant.width, self.teaching)
+        self.lights = LightPolicy(record.variant.height, record.variant.width, self.teaching)
         # a game of a smaller board (Alquerque after an 8x8 game): squares beyond it are not this game's
         rows, cols = record.variant.height, record.variant.width
         self.occupancy = frozenset((r, c) for r, c in self.occupancy if r < rows and c < cols)
@@ -133,7 +133,7 @@ class Controller(states.Triggers):
         self.draw_offer: str | None = None
         self.claimable: str | None = None   # the reason of the draw a player may claim now
         self.color_warned = False
-        self.progress = None
+        self.engine_progress = None
         self._new_watch()
 
     def _new_watch(self, crown: Cell | None = None, restore: bool = False,
@@ -348,9 +348,9 @@ class Controller(states.Triggers):
     def _enter_person_turn(self, event: EventData) -> None:
         if not self._start_turn():
             return
-        self.progress = None
+        self.engine_progress = None
         claims.announce(self)
-        self.display(self.hints.turn(self.exp, self.watch.crown))
+        self.display(self.lights.turn(self.exp, self.watch.crown))
 
     def _enter_computer_turn(self, event: EventData) -> None:
         if not self._start_turn():
@@ -360,12 +360,12 @@ class Controller(states.Triggers):
         watch = self.watch
         if not watch.engine_asked:
             watch.engine_asked = True
-            self.progress = None
+            self.engine_progress = None
             self._ask_engine()
         shape = watch.computer_shape
         if shape is not None and self.state == COMPUTER_THINKING:
             self.engine_answered()   # back in sync with the move already chosen: it is shown again (queued)
-        self.display(self.hints.computer(shape, self.occupancy) if shape else self.hints.thinking())
+        self.display(self.lights.computer(shape, self.occupancy) if shape else self.lights.thinking())
 
     def _ask_engine(self) -> None:
         if self.request_engine is None:
@@ -393,10 +393,11 @@ class Controller(states.Triggers):
         result = self.record.outcome[0] if self.record.outcome else "1/2-1/2"
         pieces = self.exp.pieces
         if result == "1/2-1/2":
-            frame = self.hints.game_over((), pieces)
+            frame = self.lights.game_over((), pieces)
         else:
             winner = "white" if result.startswith("1-") else "black"
-            frame = self.hints.game_over([sq for sq, (c, _) in pieces.items() if color_name(c) == winner], ())
+            winners = [sq for sq, (c, _) in pieces.items() if color_name(c) == winner]
+            frame = self.lights.game_over(winners, ())
         self.display(frame)
 
     # --- committing -----------------------------------------------------------------------------------
@@ -411,7 +412,7 @@ class Controller(states.Triggers):
         try:
             record = self.record.play(shape.move, shape.text)
         except SaveError as exc:
-            self.display(self.hints.refused(self.exp, shape.origin, shape.target))
+            self.display(self.lights.refused(self.exp, shape.origin, shape.target))
             watch.deadline = Deadline("retry", self.clock.now() + RETRY_SECONDS)
             self.voice.save_refused(str(exc), exc, again=watch.unsaved == str(exc))
             watch.unsaved = str(exc)
@@ -525,7 +526,7 @@ class Controller(states.Triggers):
                 reading.go_out_of_sync(self, force=True)
             else:
                 self.watch.restore = False
-                self.display(self.hints.turn(self.exp, self.watch.crown))
+                self.display(self.lights.turn(self.exp, self.watch.crown))
         elif choice == "accept":
             if not self.force_ply(info.origin, info.target, None, info.text, info.by):
                 self.missed_info = info   # not saved: the choice is still to be made
@@ -628,9 +629,9 @@ class Controller(states.Triggers):
     def set_teaching(self, on: bool) -> None:
         """Watch teaching mode (whole capture paths, rule names in refusals) on or off."""
         self.teaching = on
-        self.hints.teaching = on
+        self.lights.teaching = on
         if self.state == PERSON_IDLE:
-            self.display(self.hints.turn(self.exp, self.watch.crown))
+            self.display(self.lights.turn(self.exp, self.watch.crown))
 
     def show_hint(self, token: int, move: Move | None) -> None:
         """The engine's suggestion for the person to move (asked with ``engine_token`` ``token``): light it
@@ -640,10 +641,10 @@ class Controller(states.Triggers):
         shape = self.exp.shape_of(move) if move is not None else None
         if shape is None:
             self.say("No hint from the engine: the legal moves are lit.", "warning")
-            self.display(self.hints.candidates(self.exp.shapes))
+            self.display(self.lights.candidates(self.exp.shapes))
             return
         self.say(f"Hint: {shape.text}.")
-        self.display(self.hints.hint(shape, self.occupancy))
+        self.display(self.lights.hint(shape, self.occupancy))
 
     def pdn(self) -> str:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""
@@ -655,11 +656,11 @@ class Controller(states.Triggers):
 
     # --- output -----------------------------------------------------------------------------------------
     def display(self, frame: LedFrame) -> None:
-        """Show ``frame`` on the LEDs (and send it as a HintFrame) unless it is shown already."""
+        """Show ``frame`` on the LEDs (and send it as a FrameShown) unless it is shown already."""
         if frame != self.frame:
             self.frame = frame
             self._show(frame)
-            self.emit(ev.HintFrame(frame))
+            self.emit(ev.FrameShown(frame))
 
     def __repr__(self) -> str:
         return (f"Controller({self.variant.id}, state={self.state}, ply={len(self.records)}, "

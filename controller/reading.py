@@ -30,8 +30,8 @@ from firmware_bridge.types import Cell, LedFrame
 from rules import Illegal, IllegalMoveError, InvalidSquareError
 
 from . import events as ev
-from .hints import Fill
 from .inference import Expectation, MoveShape, Reading, disambiguate
+from .lights import Fill
 from .record import color_name
 from .state_names import OUT_OF_SYNC, PERSON_MISSED_CAPTURE, TURNS
 from .teaching import why_immobile
@@ -62,7 +62,7 @@ def setup(ctl: ReaderHost, now: float) -> None:
             ctl.say(f"The pieces stand on the wrong color of squares for {ctl.variant.name}: "
                     f"its pieces go on the squares lit white; take the pieces off the squares lit red.",
                     "warning")
-        ctl.display(ctl.hints.wrong_color(wrong, target - occ))
+        ctl.display(ctl.lights.wrong_color(wrong, target - occ))
         return
     rotated = frozenset((ctl.variant.height - 1 - r, ctl.variant.width - 1 - c) for r, c in occ)
     if rotated == target and not ctl.color_warned:
@@ -87,7 +87,7 @@ def person_turn(ctl: ReaderHost, now: float) -> None:
         watch.pending = ()
         watch.touched.clear()
         ctl.put_back()
-        ctl.display(ctl.hints.turn(watch.exp, watch.crown))
+        ctl.display(ctl.lights.turn(watch.exp, watch.crown))
         return
     if reading.kind == "none":
         if not _amending(ctl, now):
@@ -151,7 +151,7 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
     if reading.kind == "rest":
         watch.grace_at = None
         watch.pending = ()
-        ctl.display(ctl.hints.computer(shape, ctl.played) if shape else ctl.hints.thinking())
+        ctl.display(ctl.lights.computer(shape, ctl.played) if shape else ctl.lights.thinking())
         return
     if shape is not None and shape in reading.complete:
         watch.grace_at = None
@@ -164,7 +164,7 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
     if shape is not None and shape in reading.partial:
         watch.grace_at = None
         watch.pending = ()
-        ctl.display(ctl.hints.computer(shape, ctl.played))
+        ctl.display(ctl.lights.computer(shape, ctl.played))
         return
     if reading.kind == "none" and _amending(ctl, now):
         return
@@ -179,7 +179,7 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
             ctl.voice.warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
                            f"as the LEDs show and play {shape.text}.")
         to_empty, to_fill = sync_diff(ctl)
-        ctl.display(ctl.hints.computer_fix(shape, to_empty, to_fill))
+        ctl.display(ctl.lights.computer_fix(shape, to_empty, to_fill))
         return
     _not_your_turn(ctl, reading)
     _unmatched(ctl, reading, now)
@@ -251,7 +251,7 @@ def ask_between(ctl: ReaderHost, candidates: tuple[MoveShape, ...]) -> None:
     ctl.ask()
     texts = " or ".join(s.text for s in candidates)
     ctl.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
-    ctl.display(ctl.hints.candidates(candidates))
+    ctl.display(ctl.lights.candidates(candidates))
 
 
 def sync_diff(ctl: ReaderHost) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
@@ -268,7 +268,7 @@ def show_sync(ctl: ReaderHost, emit: bool = True) -> None:
     to_empty, to_fill = sync_diff(ctl)
     if emit:
         ctl.emit(ev.OutOfSync(to_empty, tuple((f.square, f.color, f.king) for f in to_fill)))
-    ctl.display(ctl.hints.sync(to_empty, to_fill))
+    ctl.display(ctl.lights.sync(to_empty, to_fill))
 
 
 def go_out_of_sync(ctl: ReaderHost, force: bool = False) -> None:
@@ -305,9 +305,9 @@ def _progress_frame(ctl: ReaderHost, reading: Reading, exp: Expectation | None =
     if not reading.added and len(reading.removed) == 1:
         (origin,) = reading.removed
         if exp.own(origin):
-            return ctl.hints.lifted(exp, origin)
+            return ctl.lights.lifted(exp, origin)
     landed = next(iter(reading.added)) if reading.added else None
-    return ctl.hints.capturing(exp, ctl.played, shapes, landed)
+    return ctl.lights.capturing(exp, ctl.played, shapes, landed)
 
 
 def _settle_ms(ctl: ReaderHost, reading: Reading) -> int:
@@ -380,7 +380,7 @@ def _amending(ctl: ReaderHost, now: float) -> bool:
         if reading.kind != "partial" and (ctl.voice.alert is None or ctl.voice.alert["text"] != text):
             ctl.voice.warn(text)
         to_empty, to_fill = sync_diff(ctl)
-        ctl.display(ctl.hints.sync(to_empty, to_fill))
+        ctl.display(ctl.lights.sync(to_empty, to_fill))
         return True
     if reading.kind == "partial":
         ctl.voice.clear()
@@ -442,7 +442,7 @@ def _ask_start(ctl: ReaderHost, plies: int) -> None:
                    f"takes them back.")
     if _can(ctl, "lose_sync"):
         ctl.lose_sync()
-    ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
+    ctl.display(ctl.lights.question(ctl.start_occupancy ^ ctl.exp.base))
 
 
 def _asking_start(ctl: ReaderHost, now: float) -> bool:
@@ -451,7 +451,7 @@ def _asking_start(ctl: ReaderHost, now: float) -> bool:
     plies = ctl.watch.start_question
     assert plies is not None
     if ctl.played == ctl.start_occupancy:
-        ctl.display(ctl.hints.question(ctl.start_occupancy ^ ctl.exp.base))
+        ctl.display(ctl.lights.question(ctl.start_occupancy ^ ctl.exp.base))
         return True
     if ctl.played != ctl.exp.base and Expectation(ctl.record.start_board(), ctl.map).read(
             ctl.played).kind != "none":
@@ -470,7 +470,7 @@ def _unmatched(ctl: ReaderHost, reading: Reading, now: float) -> None:
         _check_refusal(ctl, reading, now)
         lifted = next(iter(reading.removed)) if len(reading.removed) == 1 and not reading.added else None
         if lifted is not None and ctl.exp.own(lifted):
-            ctl.display(ctl.hints.lifted(ctl.exp, lifted))
+            ctl.display(ctl.lights.lifted(ctl.exp, lifted))
             _explain_immobile(ctl, lifted)
     if ctl.turn_state == OUT_OF_SYNC:
         show_sync(ctl)
@@ -491,7 +491,7 @@ def _not_your_turn(ctl: ReaderHost, reading: Reading) -> None:
         who = f"the computer ({mover})" if ctl.computer_to_move() else mover
         ctl.voice.warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
                        f"{ctl.map.name(lifted)}.")
-    ctl.display(ctl.hints.not_your_turn(ctl.exp, lifted, ctl.watch.crown))
+    ctl.display(ctl.lights.not_your_turn(ctl.exp, lifted, ctl.watch.crown))
 
 
 def _explain_jumping_on(ctl: ReaderHost, shapes: tuple[MoveShape, ...]) -> None:
@@ -552,12 +552,12 @@ def _check_refusal(ctl: ReaderHost, reading: Reading, now: float) -> None:
         return
     ctl.watch.refused_at = ctl.played
     if origin in ctl.watch.told:   # said when it was lifted: why this piece cannot move (teaching mode)
-        ctl.display(ctl.hints.refused(ctl.exp, origin, target))
+        ctl.display(ctl.lights.refused(ctl.exp, origin, target))
         return
     if ctl.teaching:   # the lesson: the rule by name, and where the rules page explains it
         message = f"{message}. {_rule_of(ctl, reason)}. Put the piece back"
     ctl.voice.refuse(message, reason, ctl.variant)
-    ctl.display(ctl.hints.refused(ctl.exp, origin, target))
+    ctl.display(ctl.lights.refused(ctl.exp, origin, target))
 
 
 def _missed_capture(ctl: ReaderHost, origin: Cell, target: Cell, text: str) -> None:
@@ -581,4 +581,4 @@ def _missed_capture(ctl: ReaderHost, origin: Cell, target: Cell, text: str) -> N
                    f"{opponent} chooses: {choices}.")
     ctl.lift()
     ctl.missed()
-    ctl.display(ctl.hints.missed(origin, target, should))
+    ctl.display(ctl.lights.missed(origin, target, should))

@@ -148,7 +148,7 @@ class Table:
         if token != ctl.engine_token or ctl.turn_state == GAME_OVER:
             return
         event = ev.EngineProgress(progress.depth, progress.score / 100, tuple(progress.pv_text))
-        ctl.progress = event.to_json()
+        ctl.engine_progress = event.to_json()
         self.ports.emit(event)
 
     def answered(self, then: Callable[[T], None], value: T, now: float) -> None:
@@ -209,11 +209,11 @@ class Table:
             return
         self.frame = frame
         self.ports.show(frame)
-        self.ports.emit(ev.HintFrame(frame))
+        self.ports.emit(ev.FrameShown(frame))
 
     def _emit(self, event: ev.Event) -> None:
         """The Controller's events, on their way out (its frames leave through ``_light`` instead)."""
-        if isinstance(event, ev.HintFrame):
+        if isinstance(event, ev.FrameShown):
             return
         if isinstance(event, ev.MoveCommitted) and self.sensor_log is not None:
             self.sensor_log.recorded(self.clock.now(), event.ply, event.text)

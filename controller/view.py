@@ -49,7 +49,7 @@ def game_state(ctl: Controller) -> dict[str, Any]:
         "leds": ev.frame_to_json(ctl.frame) if ctl.frame else [],
         "clocks": ctl.clocks.to_json(ctl.clock.now()) if ctl.clocks is not None else None,
         "engine": {"opponent": settings.opponent, "level": settings.level,
-                   "progress": ctl.progress,
+                   "progress": ctl.engine_progress,
                    "thinking": ctl.state == COMPUTER_THINKING,
                    "move": shape.text if shape else None},
         "human_color": settings.human_color, "teaching": ctl.teaching,

@@ -13,14 +13,14 @@ from firmware_bridge.types import GREEN, LedFrame, Light, Pattern
 
 def test_events_to_json_round_trip_through_json() -> None:
     frame = LedFrame.of(8, 8, {(2, 3): Light(GREEN, Pattern.SLOW_BLINK)})
-    samples = [ev.MoveCommitted(1, "32-28", "white", "B:W28:B1"), ev.HintFrame(frame),
+    samples = [ev.MoveCommitted(1, "32-28", "white", "B:W28:B1"), ev.FrameShown(frame),
                ev.Refusal("no", "rule"),
                ev.OutOfSync(((1, 1),), (((2, 2), "black", True),)), ev.EngineProgress(3, 0.5, ("1-2",)),
                ev.GameOver("1-0", "no legal move"), ev.Message("hi"), ev.StateChanged({"a": 1})]
     for event in samples:
         data = json.loads(json.dumps(event.to_json()))
         assert data["kind"] == event.kind
-    assert ev.HintFrame(frame).to_json()["frame"] == [{"row": 2, "col": 3, "rgb": [0, 255, 0],
+    assert ev.FrameShown(frame).to_json()["frame"] == [{"row": 2, "col": 3, "rgb": [0, 255, 0],
                                                        "pattern": "slow"}]
     assert ev.OutOfSync(((1, 1),), (((2, 2), "black", True),)).to_json()["to_fill"] == [
         {"rc": [2, 2], "color": "black", "king": True}]

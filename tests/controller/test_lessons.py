@@ -12,7 +12,7 @@ from rig import until
 from controller import commands as cmd
 from controller.config import Config
 from controller.exercises import ExerciseProgress
-from controller.hints import BLUE, CYAN, GREEN, RED, WHITE
+from controller.lights import BLUE, CYAN, GREEN, RED, WHITE
 from controller.session import Session
 from engine.exercises import Exercise, collection_path, load, load_file
 from firmware_bridge.simulated import SimulatedDevice

@@ -57,7 +57,7 @@ def test_a_move_fed_as_readings_is_played_and_the_one_frame_reaches_board_and_pa
         table.tick(clock.now())
     assert [r.text for r in ctl.records] == ["9-13"]
     shown = [frame for _, frame in ports.frames]
-    sent = [e.frame for e in ports.events if isinstance(e, ev.HintFrame)]
+    sent = [e.frame for e in ports.events if isinstance(e, ev.FrameShown)]
     assert shown and shown == sent, "every frame on the LEDs is the frame the page is sent, in order"
     assert table.state()["leds"] == ev.frame_to_json(shown[-1])
 
@@ -74,7 +74,7 @@ def test_a_stuck_sensor_is_lit_on_the_one_frame_the_board_and_the_page_get() -> 
     assert any("stuck" in e.text for e in ports.events if isinstance(e, ev.Message))
     frame = ports.frames[-1][1]
     assert frame.as_dict()[stuck] == FAULT_LIGHT
-    assert [e.frame for e in ports.events if isinstance(e, ev.HintFrame)][-1] == frame
+    assert [e.frame for e in ports.events if isinstance(e, ev.FrameShown)][-1] == frame
     assert table.state()["leds"] == ev.frame_to_json(frame), "the page mirrors the magenta square too"
 
 

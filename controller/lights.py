@@ -1,4 +1,4 @@
-"""The LED hint policy, in one place: which squares light, in which color and pattern, for each situation.
+"""The LED light policy, in one place: which squares light, in which color and pattern, for each situation.
 
 Colors: green = where the piece may go, orange = pieces that must capture, red = take off / wrong, yellow =
 the computer's move, white/blue = put a white/black piece here, purple = crown this piece, cyan = candidates.
@@ -57,7 +57,7 @@ class Lights:
         return LedFrame.of(self.rows, self.cols, self.lights)
 
 
-class HintPolicy:
+class LightPolicy:
     """Builds every LED frame the controller shows; ``teaching`` adds whole capture paths."""
 
     def __init__(self, rows: int, cols: int, teaching: bool = False) -> None:
@@ -204,4 +204,4 @@ class HintPolicy:
         return lights.frame()
 
     def __repr__(self) -> str:
-        return f"HintPolicy({self.rows}x{self.cols}, teaching={self.teaching})"
+        return f"LightPolicy({self.rows}x{self.cols}, teaching={self.teaching})"
