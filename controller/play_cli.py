@@ -134,9 +134,9 @@ def open_sensors(config: Config, rows: int, cols: int) -> BoardDevice:
     return open_device(profile, port=config.serial_port or None)
 
 
-def simulated(board: BoardDevice) -> SimulatedDevice | None:
+def simulated(device: BoardDevice) -> SimulatedDevice | None:
     """The simulated board the console may move pieces on, or None for a real (or mapped) board."""
-    return board if isinstance(board, SimulatedDevice) else None
+    return device if isinstance(device, SimulatedDevice) else None
 
 
 LEGEND = ("w/b white/black man, W/B king, * a piece the game does not expect there; [ ] lit by the LEDs; "
@@ -205,15 +205,15 @@ async def _printed(events: asyncio.Queue[ev.Event]) -> None:
         await asyncio.sleep(0)
 
 
-def _simulated_only(board: SimulatedDevice | None, what: str) -> SimulatedDevice:
+def _simulated_only(device: SimulatedDevice | None, what: str) -> SimulatedDevice:
     """The simulated board, or a ValueError: the console cannot move the pieces of a real board."""
-    if board is None:
+    if device is None:
         raise ValueError(f"{what!r}: on a real board, move the pieces by hand (the LEDs show the computer's "
                          f"moves); `help` lists the commands")
-    return board
+    return device
 
 
-def _cell(board: SimulatedDevice, session: Session, words: list[str]) -> tuple[int, int]:
+def _cell(device: SimulatedDevice, session: Session, words: list[str]) -> tuple[int, int]:
     """The cell named by a square of the game (``32``, ``c3``) or by ``ROW COL`` from White's side; a
     ValueError naming what is wrong otherwise."""
     if len(words) == 1:
@@ -226,15 +226,15 @@ def _cell(board: SimulatedDevice, session: Session, words: list[str]) -> tuple[i
         row, col = int(words[0]), int(words[1])
     except ValueError:
         raise ValueError(f"expected a square name or ROW COL numbers, got {' '.join(words)!r}") from None
-    if not (0 <= row < board.rows and 0 <= col < board.cols):
-        raise ValueError(f"({row}, {col}) is off the {board.rows}x{board.cols} board: rows "
-                         f"0-{board.rows - 1}, columns 0-{board.cols - 1}")
+    if not (0 <= row < device.rows and 0 <= col < device.cols):
+        raise ValueError(f"({row}, {col}) is off the {device.rows}x{device.cols} board: rows "
+                         f"0-{device.rows - 1}, columns 0-{device.cols - 1}")
     return row, col
 
 
-def _execute(session: Session, board: SimulatedDevice | None, text: str) -> None:
+def _execute(session: Session, device: SimulatedDevice | None, text: str) -> None:
     """Make the move ``text`` (or the computer's pending move) physically on the simulated board."""
-    board = _simulated_only(board, text)
+    device = _simulated_only(device, text)
     ctl = session.controller
     shape = ctl.computer_shape if text == "computer" else None
     if shape is None:
@@ -243,7 +243,7 @@ def _execute(session: Session, board: SimulatedDevice | None, text: str) -> None
         if shape is None:
             raise ValueError(f"{text} is not a legal move here")
     for verb, square in shape.by_hand():   # (a Konane removal put its piece back: "Took back 1 ply")
-        (board.lift if verb == "lift" else board.place)(square)
+        (device.lift if verb == "lift" else device.place)(square)
 
 
 HELP = """\
@@ -336,7 +336,7 @@ async def _answered(session: Session, offered_by: str, seconds: float = 30.0) ->
     await session.idle()
 
 
-async def _line(session: Session, board: SimulatedDevice | None, line: str) -> bool:
+async def _line(session: Session, device: SimulatedDevice | None, line: str) -> bool:
     """Handle one input line; False to quit."""
     words = line.split()
     if not words or words[0].startswith("#"):
@@ -348,12 +348,12 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
         print(HELP)
         return True
     if verb in ("lift", "place") and len(words) in (2, 3):
-        cell = _cell(_simulated_only(board, verb), session, words[1:])
+        cell = _cell(_simulated_only(device, verb), session, words[1:])
         await session.send(cmd.Lift(*cell) if verb == "lift" else cmd.Place(*cell))
     elif verb == "wait" and len(words) == 2:
         await asyncio.sleep(float(words[1]))
     elif verb == "setup":
-        _simulated_only(board, verb).set_occupancy(session.controller.exp.base)
+        _simulated_only(device, verb).set_occupancy(session.controller.exp.base)
     elif verb == "takeback":
         await session.send(cmd.Takeback(int(words[1]) if len(words) > 1 else 1))
     elif verb in ("retract", "accept", "huff"):
@@ -399,7 +399,7 @@ async def _line(session: Session, board: SimulatedDevice | None, line: str) -> b
     elif verb in USAGE:
         raise ValueError(f"usage: {USAGE[verb]}")
     else:
-        _execute(session, board, line.strip())
+        _execute(session, device, line.strip())
     await session.idle()
     return True
 
@@ -429,7 +429,7 @@ async def _check_link(hardware: BoardDevice, seconds: float = 3.0) -> None:
               f"Waiting for it (serial_port names another device).", flush=True)
 
 
-async def _computer(session: Session, board: SimulatedDevice | None, seconds: float = 120.0) -> None:
+async def _computer(session: Session, device: SimulatedDevice | None, seconds: float = 120.0) -> None:
     """Wait while the computer thinks (on the simulated board its move then plays itself, unless
     ``auto_computer`` is off: then say how to make it)."""
     ctl = session.controller
@@ -440,7 +440,7 @@ async def _computer(session: Session, board: SimulatedDevice | None, seconds: fl
         await asyncio.sleep(0.02)
         waited += 0.02
     await session.idle()
-    if ctl.state == COMPUTER_SHOWING and ctl.computer_shape is not None and board is not None:
+    if ctl.state == COMPUTER_SHOWING and ctl.computer_shape is not None and device is not None:
         print(f"(type {ctl.computer_shape.text} or `computer` to make the computer's move on the board)")
 
 
@@ -448,7 +448,7 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
                 sensor_log: SensorLogWriter | None = None) -> int:
     variant = config.game_variant()
     hardware = open_sensors(config, variant.height, variant.width)
-    board = simulated(hardware)
+    device = simulated(hardware)
     session = Session(config, hardware, hardware, journal, sensor_log=sensor_log)
     main = asyncio.current_task()
     assert main is not None
@@ -456,20 +456,20 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
         for stop in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().add_signal_handler(stop, main.cancel)
     try:
-        return await _run_session(session, board, config, lines, web)
+        return await _run_session(session, device, config, lines, web)
     finally:
         hardware.close()
 
 
-async def _run_session(session: Session, board: SimulatedDevice | None, config: Config,
+async def _run_session(session: Session, device: SimulatedDevice | None, config: Config,
                        lines: Iterable[str] | None, web: bool) -> int:
     async with session, broadcasting(session, config):
         for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
             print(f"[{message['level']}] {message['text']}")
         events = session.subscribe()
         printer = asyncio.create_task(_printer(events))
-        if board is not None:
-            board.set_occupancy(session.controller.exp.base)
+        if device is not None:
+            device.set_occupancy(session.controller.exp.base)
         else:
             print(f"Board: {session.sensors!r}. Move the pieces by hand; the LEDs show what to do.")
             await _check_link(session.sensors)
@@ -479,14 +479,14 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
 
             server = await start_server(session, config)   # prints "Open http://HOST:PORT/"
         await session.idle()
-        await _computer(session, board)
+        await _computer(session, device)
         await _printed(events)
         print(render(session.state()))
         interactive = lines is None
         if interactive:
             shapes = session.controller.exp.shapes
             example = shapes[0].text if shapes else "32-28"
-            what = f"a move (like {example}) or a command" if board is not None else "a command"
+            what = f"a move (like {example}) or a command" if device is not None else "a command"
             print(f"Type {what}; `help` lists them, `quit` stops.")
         source = iter(lines) if lines is not None else None
         typed = _stdin_lines() if interactive else None
@@ -505,16 +505,16 @@ async def _run_session(session: Session, board: SimulatedDevice | None, config: 
                 if line is None:
                     break
             try:
-                if not await _line(session, board, line):
+                if not await _line(session, device, line):
                     quit_asked = True
                     break
             except ValueError as exc:
                 print(f"error: {exc}")
                 continue
-            await _computer(session, board)
+            await _computer(session, device)
             await _printed(events)
             print(render(session.state()))
-        if not quit_asked and (server is not None or board is None):
+        if not quit_asked and (server is not None or device is None):
             # Input ended (or the game did): a real board and the web page stay in play until Ctrl-C, so a
             # service with no terminal keeps running and the next game starts when the pieces are set up.
             print("The board stays live; press Ctrl-C to stop.", flush=True)
