@@ -80,7 +80,7 @@ class PlyRecord:
 
 
 @dataclass(frozen=True)
-class JournalState:
+class JournaledGame:
     """What a journal replays to: the game's header and the records still standing (takebacks applied)."""
 
     header: dict[str, Any]
@@ -128,7 +128,7 @@ class Scan:
     exists: bool
     size: int = 0
     lines: tuple[JournalLine, ...] = ()
-    state: JournalState | None = None
+    state: JournaledGame | None = None
     damage: Damage | None = None
     checksummed: bool = True
     """False for a journal of the first release (no checksums)."""
@@ -163,7 +163,7 @@ class Opened:
     repair_failed: OSError | None = None
 
     @property
-    def state(self) -> JournalState | None:
+    def state(self) -> JournaledGame | None:
         return self.scan.state
 
     def message(self) -> str | None:
@@ -310,14 +310,14 @@ class _RecordChecker:
             raise _Bad(f"bad result {result!r}")
         self.ended = {"result": result, "reason": reason}
 
-    def state(self) -> JournalState | None:
+    def state(self) -> JournaledGame | None:
         if self.header is None:
             return None
         games = [self.game] if self.game is not None else []
-        return JournalState(self.header, tuple(self.records), self.ended, games)
+        return JournaledGame(self.header, tuple(self.records), self.ended, games)
 
 
-def game_from_json(game: object, where: str) -> JournalState:
+def game_from_json(game: object, where: str) -> JournaledGame:
     """A game written as ``{"settings": ..., "plies": [...]}`` (a sensor log's header) checked as a journal
     is: the settings, then every ply replayed through the rules (ValueError naming the ply and the fault)."""
     if not isinstance(game, dict) or not isinstance(game.get("settings"), dict):
@@ -442,7 +442,7 @@ def scan(path: Path) -> Scan:
     return scan_bytes(path, data)
 
 
-def read_journal(path: Path) -> JournalState | None:
+def read_journal(path: Path) -> JournaledGame | None:
     """The game the journal at ``path`` replays to (its longest valid prefix); None when there is none."""
     return scan(path).state
 
@@ -470,7 +470,7 @@ class Journal:
         """A write failed and its bytes could not be cut off yet: the next write cuts them off first."""
 
     # --- reading and repairing -------------------------------------------------------------------------
-    def read(self) -> JournalState | None:
+    def read(self) -> JournaledGame | None:
         """The game the journal replays to (nothing is changed); None when there is none."""
         return read_journal(self.path)
 

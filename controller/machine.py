@@ -31,7 +31,7 @@ from .config import Config
 from .durable import SaveError
 from .errors import Refused
 from .inference import Expectation, MoveShape
-from .journal import Journal, JournalState, PlyRecord
+from .journal import Journal, JournaledGame, PlyRecord
 from .lights import LightPolicy
 from .record import GameRecord, color_name, forced_fen
 from .settings import EngineJob, GameSettings
@@ -106,7 +106,7 @@ class Controller(states.Triggers):
         self._setup(self._new_record(settings))
 
     # --- the game -----------------------------------------------------------------------------------
-    def _new_record(self, settings: GameSettings, state: JournalState | None = None,
+    def _new_record(self, settings: GameSettings, state: JournaledGame | None = None,
                     journaled: bool = False, defer: bool = False) -> GameRecord:
         kwargs: dict[str, Any] = {"clock": self.clock, "wall": self._wall, "pdn_dir": self.pdn_dir}
         if state is not None:
@@ -207,7 +207,7 @@ class Controller(states.Triggers):
             self.say(f"{record.unsaved}: moves are refused until it can be saved.", "error")
         self.read_board(self.clock.now())
 
-    def resume(self, state: JournalState, settings: GameSettings | None = None) -> None:
+    def resume(self, state: JournaledGame, settings: GameSettings | None = None) -> None:
         """Continue the journaled game: wait until the board matches it, the LEDs guiding the restoring. A
         finished game is saved to the library first (if it is not), then a new game with ``settings``."""
         record = self._new_record(self.settings, state)

@@ -28,7 +28,7 @@ from rules.pdn.writer import write_game
 from .clocks import GameClocks, TimeControl
 from .durable import SaveError, durable_replace, make_dir, plain_reason
 from .errors import Refused
-from .journal import Journal, JournalState, PlyRecord, game_of, games_along
+from .journal import Journal, JournaledGame, PlyRecord, game_of, games_along
 from .settings import GameSettings
 
 __all__ = ["GameRecord", "PdnTags", "SaveError", "forced_fen", "game_of", "games_along", "write_pdn"]
@@ -227,7 +227,7 @@ class GameRecord:
         self._previous = self.unsaved = None
 
     @classmethod
-    def resume(cls, state: JournalState, **kwargs: Any) -> GameRecord:
+    def resume(cls, state: JournaledGame, **kwargs: Any) -> GameRecord:
         """The journaled game (its library file as the journal names it, or as an earlier release named it);
         an ended one has its outcome."""
         started = state.header.get("started")

@@ -26,7 +26,7 @@ from . import events as ev
 from .config import Config, ConfigError
 from .consult import EngineAnswer
 from .errors import ControllerError
-from .journal import JournalState, PlyRecord, game_from_json
+from .journal import JournaledGame, PlyRecord, game_from_json
 from .machine import Controller
 from .offline import OfflinePorts
 from .settings import GameSettings
@@ -295,7 +295,7 @@ def play_back(log: SensorLog, on_message: Callable[[float, str, str], None] | No
     table = Table(config, ports, clock=clock, settings=settings, can_fail=False)
     ctl = table.controller
     if log.records:
-        ctl.resume(JournalState({"settings": settings.to_json()}, log.records, None))
+        ctl.resume(JournaledGame({"settings": settings.to_json()}, log.records, None))
     else:
         ctl.new_game()
     squares: set[Cell] = set()

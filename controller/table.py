@@ -38,7 +38,7 @@ from .consult import EngineAnswer
 from .durable import SaveError
 from .errors import Refused
 from .health import BoardHealth
-from .journal import Journal, JournalState
+from .journal import Journal, JournaledGame
 from .lessons import LessonDesk
 from .machine import Controller
 from .ports import InputLog, Ports, StopFlag, Work
@@ -106,7 +106,7 @@ class Table:
         return wire_map(device)
 
     # --- inputs ---------------------------------------------------------------------------------------
-    def begin(self, state: JournalState | None, now: float) -> None:
+    def begin(self, state: JournaledGame | None, now: float) -> None:
         """Resume the journaled game ``state`` (a finished one goes to the library, then a new game), or
         start a new game when there is none."""
         ctl = self.controller

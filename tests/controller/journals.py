@@ -8,7 +8,7 @@ import zlib
 from datetime import datetime
 from pathlib import Path
 
-from controller.journal import Journal, JournalState, Opened, scan_bytes
+from controller.journal import Journal, JournaledGame, Opened, scan_bytes
 from controller.record import GameRecord
 from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
@@ -56,7 +56,7 @@ def line_spans(data: bytes) -> list[tuple[int, int]]:
     return spans
 
 
-def states_after(path: Path, data: bytes) -> list[JournalState | None]:
+def states_after(path: Path, data: bytes) -> list[JournaledGame | None]:
     """The state a sound journal replays to after each prefix of 0, 1, 2, ... of its lines."""
     return [scan_bytes(path, data[:end]).state for end in [0, *(e for _, e in line_spans(data))]]
 
