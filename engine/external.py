@@ -145,7 +145,8 @@ class HubEngine:
             except HubSyntaxError as exc:
                 raise self._failure(f"sent a line that is not Hub protocol ({doing!r}): {exc}") from None
             if msg.command == "error":   # the engine's words, printable and short
-                raise self._failure(f"reported an error ({doing!r}): {shown(msg.get('message') or text, 200)}")
+                said = shown(msg.get("message") or text, 200)
+                raise self._failure(f"reported an error ({doing!r}): {said}")
             seen.append(msg)
             if msg.command == answer:
                 return seen
