@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_TC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
+_TC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$", re.ASCII)   # \d is 0-9 only, not ५
 COLORS = ("white", "black")
 
 
