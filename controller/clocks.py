@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import Refused
 
-_TC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
+_TC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$", re.ASCII)   # \d is 0-9 only, not ५
 COLORS = ("white", "black")
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from readers import shown
+
 from .broadcast.place import BroadcastPlace
 from .clocks import TimeControl
 from .errors import Refused
@@ -41,6 +43,8 @@ class Command:
     """What a player calls the command (the page's button): error messages start with it."""
     labels: ClassVar[dict[str, str]] = {}
     """The fields in a player's words (error messages name these, not the JSON keys)."""
+    multiline: ClassVar[tuple[str, ...]] = ()
+    """The text fields that may hold line breaks and tabs (a PDN); every other text is one line."""
 
     @staticmethod
     def from_json(data: Any) -> Command:
@@ -51,11 +55,12 @@ class Command:
         cls = _BY_KIND.get(kind) if isinstance(kind, str) else None
         if cls is None:
             known = ", ".join(sorted(_BY_KIND))
-            raise CommandError(f"unknown command kind {kind!r}; expected one of {known}")
+            raise CommandError(f"unknown command kind {_shown(kind)}; expected one of {known}")
         names = {f.name for f in fields(cls)}
         extra = set(data) - names - {"kind"}
         if extra:
-            raise CommandError(f"{cls.title}: unexpected field(s) {', '.join(sorted(extra))}")
+            given = ", ".join(_shown(key) for key in sorted(extra)[:5])
+            raise CommandError(f"{cls.title}: unexpected field(s) {given}; expected {_field_list(cls)}")
         values = {}
         for f in fields(cls):
             if f.name in data:
@@ -73,12 +78,16 @@ class Command:
         """The error for field ``name``: the command and the field in a player's words, what was expected
         and what was given."""
         label = self.labels.get(name, name)
-        return CommandError(f"{self.title}: the {label} must be {expected}, got {getattr(self, name)!r}")
+        given = _shown(getattr(self, name))
+        return CommandError(f"{self.title}: the {label} must be {expected}, got {given}")
 
     def _check_type(self, name: str, kind: type) -> None:
         value = getattr(self, name)
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise self._refuse(name, _KIND_WORDS[kind])
+        if isinstance(value, str) and not _is_text(value, name in self.multiline):
+            lines = "" if name in self.multiline else ", on one line"
+            raise self._refuse(name, f"text (no NUL or control characters{lines}, no lone surrogate)")
 
     def _check_choice(self, name: str, choices: tuple[str, ...]) -> None:
         if getattr(self, name) not in choices:
@@ -88,6 +97,30 @@ class Command:
         self._check_type(name, int)
         if not low <= getattr(self, name) <= high:
             raise self._refuse(name, f"{low} to {high}")
+
+
+def _shown(value: object) -> str:
+    """A value a client sent, quoted short and printable whatever it is (70,000 characters, a lone
+    surrogate, a line break)."""
+    return shown(repr(value), 60)
+
+
+def _is_text(value: str, multiline: bool) -> bool:
+    """Whether `value` is text the board can keep: no lone surrogate (JSON's ``"\\ud800"``: no file or
+    socket takes it), no NUL, and no control character but, in a multi-line text, tab and line breaks."""
+    allowed = "\t\n\r" if multiline else ""
+    if any((ord(c) < 32 and c not in allowed) or ord(c) == 127 for c in value):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _field_list(cls: type[Command]) -> str:
+    names = [f.name for f in fields(cls)]
+    return ", ".join(names) if names else "no fields"
 
 
 _KIND_WORDS: dict[type, str] = {int: "a whole number", str: "text", bool: "true or false",
@@ -424,6 +457,7 @@ class StartReplay(Command):
     kind: ClassVar[str] = "start_replay"
     title: ClassVar[str] = "Replay"
     labels: ClassVar[dict[str, str]] = {"game": "game number", "pdn": "PDN text"}
+    multiline: ClassVar[tuple[str, ...]] = ("pdn",)
     pdn: str = ""
     game: int = 1
     variant: str = ""

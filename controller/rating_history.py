@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from engine.ratings import RATINGS_FILE, RatingStore
+from engine.ratings import RATINGS_FILE, RatingsError, RatingStore
 
 from .errors import ControllerError
 
@@ -28,6 +28,8 @@ def rating_history(path: Path) -> dict[str, list[dict[str, Any]]]:
     try:
         with RatingStore(path) as store:
             history = store.history()
+    except RatingsError as exc:   # its reason without the directories: the page shows the file's name only
+        raise RatingHistoryError(f"{path.name}: cannot read the ratings: {exc.reason}") from None
     except (sqlite3.Error, OSError) as exc:
         raise RatingHistoryError(f"{path.name}: cannot read the ratings: {exc}") from None
     out: dict[str, list[dict[str, Any]]] = {}

@@ -157,6 +157,12 @@ def _bad(record: str, detail: str) -> DxpError:
     return DxpError(f"DXP {RECORD_NAMES.get(kind, 'record')} {shown}: {detail}", kind, detail)
 
 
+def _printable(text: str) -> str:
+    """A name or chat as a peer sent it, as printable ASCII: a line break or an escape sequence in it would
+    forge log lines and notes ('?' stands for each character that is not)."""
+    return _UNPRINTABLE.sub("?", text)
+
+
 def _int(text: str, field_name: str, record: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise _bad(record, f"field {field_name} {text!r} is not a number")
@@ -169,11 +175,11 @@ def parse(record: str) -> DxpMessage:
         raise DxpError("empty DXP record")
     kind = record[0]
     if kind == "C":
-        return Chat(record[1:])
+        return Chat(_printable(record[1:]))
     if kind == "R":
         if len(record) < 43:
             raise _bad(record, f"{len(record)} characters, at least 43 expected")
-        name, color = record[3:35].rstrip(), record[35]
+        name, color = _printable(record[3:35].rstrip()), record[35]
         if color not in "WZ":
             raise _bad(record, f"follower color {color!r}, expected W or Z")
         minutes, moves = _int(record[36:39], "time", record), _int(record[39:42], "moves", record)
@@ -187,7 +193,7 @@ def parse(record: str) -> DxpMessage:
     if kind == "A":
         if len(record) < 34:
             raise _bad(record, "34 characters expected")
-        return GameAcc(record[1:33].rstrip(), _int(record[33], "code", record))
+        return GameAcc(_printable(record[1:33].rstrip()), _int(record[33], "code", record))
     if kind == "M":
         if len(record) < 11:
             raise _bad(record, "at least 11 characters expected")

@@ -37,12 +37,16 @@ from engine.hub_protocol import (
 )
 from engine.notation import ProtocolMoveError, hub_line, parse_hub_move
 from engine.process import EngineGone, EngineProcess, EngineTimeout, ExternalEngineError
+from readers import shown
 from rules import Board, Color, Move, Variant, get_variant
 from rules.options import format_text
 
 __all__ = ["DxpEngine", "ExternalEngineError", "FallbackOpponent", "HubEngine"]
 
 logger = logging.getLogger(__name__)
+
+MAX_NAME = 64
+"""The longest engine name kept from an engine's `id` line or a DXP peer's game acceptance."""
 
 
 class HubEngine:
@@ -140,8 +144,9 @@ class HubEngine:
                 msg = parse_message(text)
             except HubSyntaxError as exc:
                 raise self._failure(f"sent a line that is not Hub protocol ({doing!r}): {exc}") from None
-            if msg.command == "error":
-                raise self._failure(f"reported an error ({doing!r}): {msg.get('message', text)}")
+            if msg.command == "error":   # the engine's words, printable and short
+                said = shown(msg.get("message") or text, 200)
+                raise self._failure(f"reported an error ({doing!r}): {said}")
             seen.append(msg)
             if msg.command == answer:
                 return seen
@@ -153,8 +158,8 @@ class HubEngine:
         try:
             params: set[str] = set()
             for msg in self._ask(["hub"], "wait", self.handshake_timeout, "hub"):
-                if msg.command == "id" and msg.get("name"):
-                    self.name = msg.get("name") or self.name
+                if msg.command == "id" and (msg.get("name") or "").strip():
+                    self.name = shown((msg.get("name") or "").strip(), MAX_NAME)   # shown in notes and logs
                 if msg.command == "param" and msg.get("name"):
                     params.add(msg.get("name") or "")
             setup = [] if self.variant.id == "international" else [
@@ -278,7 +283,7 @@ class DxpEngine:
         answer = self._ask(GameReq(ENGINE_NAME, follower, 0, 0, side, squares), "GAMEREQ")
         if not isinstance(answer, GameAcc) or answer.code != 0:
             raise self._error(f"refused the game ({answer})")
-        self.name = answer.name or self.name
+        self.name = shown(answer.name, MAX_NAME) if answer.name.strip() else self.name
         self.start = board.copy()
         self.synced = []
 

@@ -25,6 +25,8 @@ from engine.hub_protocol import (
 from engine.limits import MATE, MATE_BOUND, Progress, SearchLimits
 from engine.notation import board_from_position, hub_move_text, parse_hub_move
 from engine.process import iter_capped_lines
+from engine.search import MAX_PLY
+from readers import is_decimal, is_digits, shown
 from rules import VARIANT_IDS, Board, get_variant
 from rules.options import format_text, parse_text
 
@@ -90,14 +92,14 @@ class HubServer:
             try:
                 msg = parse_message(line)
             except HubSyntaxError as exc:
-                self.send(format_message("error", message=str(exc)))
+                self.send(format_message("error", message=shown(str(exc), MAX_ERROR)))
                 continue
             if msg.command == "quit":
                 break
             try:
                 self.handle(msg)
-            except ValueError as exc:
-                self.send(format_message("error", message=str(exc)))
+            except ValueError as exc:   # the GUI's own text comes back printable and short
+                self.send(format_message("error", message=shown(str(exc), MAX_ERROR)))
         self._halt_search()
         return 0
 
@@ -142,8 +144,8 @@ class HubServer:
         elif cmd == "ponder-hit":
             self._ponder_hit()
         else:
-            logger.warning("unknown hub command %r", cmd)
-            self.send(format_message("error", message=f"unknown command {cmd!r}"))
+            logger.warning("unknown hub command %r", shown(cmd, 40))
+            self.send(format_message("error", message=f"unknown command {shown(repr(cmd), 40)}"))
 
     def _set_param(self, name: str | None, value: str | None) -> None:
         if name in ("variant", OPTIONS_PARAM) and (value or name == OPTIONS_PARAM):
@@ -154,11 +156,11 @@ class HubServer:
             self.engine = Engine(self.variant)
             self.board = Board(self.variant)
         elif name == "level" and value:
-            if not value.isdigit() or not 1 <= int(value) <= 10:
-                raise ValueError(f"set-param level: expected 1..10, got {value!r}")
+            if not is_digits(value, 2) or not 1 <= int(value) <= 10:
+                raise ValueError(f"set-param level: expected 1..10, got {shown(repr(value), 40)}")
             self.level = int(value)
         else:
-            logger.info("ignoring parameter %s=%s", name, value)
+            logger.info("ignoring parameter %s=%s", shown(name or "", 40), shown(value or "", 40))
 
     def _set_position(self, msg: HubMessage) -> None:
         pos = msg.get("pos")
@@ -270,18 +272,27 @@ class HubServer:
         self._thread = None
 
 
+LEVEL_BOUNDS = {"depth": MAX_PLY, "nodes": 10**12, "move-time": 10.0**6, "time": 10.0**6, "moves": 10**4,
+                "inc": 3600.0}
+"""The largest value of each `level` argument: deeper than the search's ply limit, or longer than eleven days
+of thinking, means nothing (and a depth of 400 digits overflowed the search)."""
+MAX_ERROR = 300
+"""The longest error message sent back (a bad value is quoted by its start)."""
+
+
 def _level_number(args: dict[str, str], key: str, kind: type[int] | type[float], default: str | None = None,
                   zero_ok: bool = False) -> Any:
-    """Argument `key` of a `level` command as a finite number above 0 (or equal to it, with `zero_ok`)."""
+    """Argument `key` of a `level` command as a number above 0 (or equal to it, with `zero_ok`) and at most
+    its LEVEL_BOUNDS, written in ASCII digits (int() and float() read `३`, `1_0`, `nan` and `1e400`)."""
     text = args.get(key, default) or ""
-    try:
-        value = kind(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and (value > 0 or (zero_ok and value == 0))):
+    high = LEVEL_BOUNDS[key]
+    written = is_digits(text) if kind is int else is_decimal(text)
+    value = kind(text) if written else math.nan
+    if not ((value > 0 or (zero_ok and value == 0)) and value <= high):
         what = "an integer" if kind is int else "a number of seconds"
-        bound = "of 0 or more" if zero_ok else "above 0"
-        raise ValueError(f"level: {key} must be {what} {bound}, got {text!r}")
+        low = "of 0" if zero_ok else "of 1" if kind is int else "above 0 and at most"
+        bound = f"{low} to {high:.0f}" if zero_ok or kind is int else f"{low} {high:.0f}"
+        raise ValueError(f"level: {key} must be {what} {bound}, got {shown(repr(text), 40)}")
     return value
 
 

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from readers import is_digits
 from rules import Board, Color, Move, Piece, Variant
 
 
 class ProtocolMoveError(ValueError):
     """A protocol move text that is malformed or matches no legal move in the position."""
+
+
+def _quoted(text: str) -> str:
+    """A move text a peer sent, quoted by its start (it can be 60,000 characters long)."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def numbered(variant: Variant) -> dict[int, int]:
@@ -61,7 +67,7 @@ def find_move(board: Board, origin: int, dest: int, captured: Iterable[int] | No
         caps = None if captured is None else frozenset(by_number[n] for n in captured)
     except KeyError as exc:
         raise ProtocolMoveError(
-            f"move {text!r}: square {exc.args[0]} does not exist in {board.variant.id}"
+            f"move {_quoted(text)}: square {exc.args[0]} does not exist in {board.variant.id}"
         ) from None
     candidates = [
         m
@@ -70,10 +76,10 @@ def find_move(board: Board, origin: int, dest: int, captured: Iterable[int] | No
     ]
     if not candidates:
         legal = ", ".join(hub_move_text(board, m) for m in board.legal_moves) or "none"
-        raise ProtocolMoveError(f"move {text!r} is not legal here; legal moves: {legal}")
+        raise ProtocolMoveError(f"move {_quoted(text)} is not legal here; legal moves: {legal}")
     if len(candidates) > 1:
         options = ", ".join(hub_move_text(board, m) for m in candidates)
-        raise ProtocolMoveError(f"move {text!r} is ambiguous: {options}")
+        raise ProtocolMoveError(f"move {_quoted(text)} is ambiguous: {options}")
     return candidates[0]
 
 
@@ -82,9 +88,10 @@ def parse_hub_move(board: Board, text: str) -> Move:
     text = text.strip()
     sep = "x" if "x" in text else "-"
     parts = text.split(sep)
-    if len(parts) < 2 or not all(p.isdigit() for p in parts) or (sep == "-" and len(parts) != 2):
+    # square numbers in ASCII digits: int() reads Devanagari and fullwidth digits, and raises on a superscript
+    if len(parts) < 2 or not all(is_digits(p, 3) for p in parts) or (sep == "-" and len(parts) != 2):
         raise ProtocolMoveError(
-            f"move {text!r}: expected 'from-to' or 'fromxto[xcaptured...]' with square numbers"
+            f"move {_quoted(text)}: expected 'from-to' or 'fromxto[xcaptured...]' with square numbers"
         )
     numbers = [int(p) for p in parts]
     captured = numbers[2:] if sep == "x" and len(numbers) > 2 else None

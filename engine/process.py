@@ -19,6 +19,8 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
+from readers import shown
+
 STDERR_LINES = 20
 """How many of the engine's last stderr lines a failure message quotes."""
 QUEUE_LINES = 256
@@ -198,8 +200,8 @@ class EngineProcess:
         try:
             for raw in iter(lambda: stream.readline(4096), b""):
                 text = raw.decode("utf-8", "replace").rstrip()
-                if starts_line and text:
-                    self._stderr.append(text[:300])
+                if starts_line and text:   # quoted in failure messages: printable, and short
+                    self._stderr.append(shown(text, 300))
                 starts_line = raw.endswith(b"\n")
         except (OSError, ValueError):
             pass

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.glicko2 import DEFAULT_RD, DEFAULT_VOLATILITY, Rating, Result, update
+from readers import ReadError, check_regular, expect_int, expect_number, expect_str
 
 DEFAULT_DATA_DIR = Path("~/.local/share/draughts-board")
 """The default data directory (the same as `dboard play`'s data_dir setting)."""
@@ -55,10 +60,30 @@ CREATE TABLE IF NOT EXISTS games (
 """
 # Columns added after the first release: a database made before them gets them (empty for its old games).
 _ADDED_COLUMNS = (("games", "rating_after", "REAL"), ("games", "rd_after", "REAL"))
+_COLUMNS = {"players": ("id", "name", "created"),
+            "ratings": ("player_id", "variant", "rating", "rd", "volatility", "games", "updated"),
+            "games": ("id", "player_id", "variant", "opponent", "opponent_rating", "opponent_rd", "score",
+                      "played")}
+"""The columns each table must have (besides the added ones): a database of another program has others."""
+
+MAX_BYTES = 1024 * 1024 * 1024
+"""The largest ratings database opened (a lifetime of games is a few megabytes)."""
+RATING_RANGE = (-5000.0, 10000.0)
+RD_RANGE = (1e-6, 1000.0)
+VOLATILITY_RANGE = (1e-9, 10.0)
+"""The values a stored rating may have (Glicko-2 keeps them far inside): text, NaN, 1e308 or a negative RD
+in the file made every later rating NaN or raised from the arithmetic."""
+MAX_NAME = 200
 
 
 class UnknownPlayerError(ValueError):
     """A profile name that is not in the ratings database."""
+
+
+class RatingsError(ReadError, sqlite3.DatabaseError):
+    """A ratings database that cannot be used: not a regular file, not SQLite, damaged, another program's
+    tables, or a value no rating has. ``str()`` is one line naming the file and what was expected; it is a
+    ``sqlite3.DatabaseError`` too, so whoever copes with a database that fails copes with it."""
 
 
 def level_rating(variant: str, level: int) -> Rating:
@@ -96,10 +121,76 @@ class RatingStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path if path is not None else DEFAULT_DB_PATH).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_file()
         self._db = sqlite3.connect(self.path)
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.executescript(_SCHEMA)
-        self._add_missing_columns()
+        try:
+            with self._reading():
+                self._db.execute("PRAGMA foreign_keys = ON")
+                self._check_schema()
+                self._db.executescript(_SCHEMA)
+                self._add_missing_columns()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _check_file(self) -> None:
+        """A FIFO would hang SQLite's first read for good, a link to /dev/zero be written to: only a regular
+        file (or none yet) is opened."""
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise RatingsError(self.path, f"cannot read the ratings database: {exc.strerror}") from None
+        try:
+            check_regular(info, self.path, "ratings database", MAX_BYTES)
+        except ReadError as exc:
+            raise RatingsError(self.path, exc.reason) from None
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """SQLite's errors (not a database, a damaged page) and values of the wrong type as RatingsError."""
+        try:
+            yield
+        except RatingsError:
+            raise
+        except ReadError as exc:
+            raise RatingsError(self.path, f"{exc.where}: {exc.reason}") from None
+        except sqlite3.DatabaseError as exc:
+            raise RatingsError(self.path, f"not a sound ratings database ({exc})") from None
+
+    def _check_schema(self) -> None:
+        """Our tables, if the file has any: a database of another program is neither read nor changed."""
+        tables = {name: kind for name, kind in self._db.execute("SELECT name, type FROM sqlite_master")}
+        ours = [name for name in _COLUMNS if name in tables]
+        if tables and not ours:
+            raise RatingsError(self.path, f"holds tables {', '.join(sorted(tables)[:5])}, not the ratings "
+                                          f"tables {', '.join(_COLUMNS)}")
+        for name in ours:
+            if tables[name] != "table":
+                raise RatingsError(self.path, f"{name} is a {tables[name]}, not a table")
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({name})")}
+            missing = [column for column in _COLUMNS[name] if column not in have]
+            if missing:
+                raise RatingsError(self.path, f"table {name} has no column {', '.join(missing)} (expected "
+                                              f"{', '.join(_COLUMNS[name])})")
+
+    def _rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._reading():
+            return self._db.execute(sql, parameters).fetchall()
+
+    def _rating(self, row: tuple[Any, ...], where: str) -> Rating:
+        rating, rd, volatility = row
+        return Rating(expect_number(rating, f"{where}: rating", *RATING_RANGE),
+                      expect_number(rd, f"{where}: rd", *RD_RANGE),
+                      expect_number(volatility, f"{where}: volatility", *VOLATILITY_RANGE))
+
+    @staticmethod
+    def _name(value: object, where: str) -> str:
+        name = expect_str(value, where, MAX_NAME)
+        if not name.isprintable() or not name.strip():
+            raise ReadError(where, f"expected a printable name, got {name[:40]!r}")
+        return name
 
     def __repr__(self) -> str:
         return f"RatingStore({str(self.path)!r})"
@@ -125,7 +216,10 @@ class RatingStore:
         """Create a profile; False (and nothing changed) if it already exists."""
         if not name.strip():
             raise ValueError("a player name must not be empty")
-        with self._db:
+        if not name.isprintable() or len(name) > MAX_NAME:
+            raise ValueError(f"a player name is one printable line of at most {MAX_NAME} characters, got "
+                             f"{name[:40]!r}")
+        with self._reading(), self._db:
             cursor = self._db.execute(
                 "INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)", (name, time.time())
             )
@@ -133,29 +227,33 @@ class RatingStore:
 
     def players(self) -> list[str]:
         """Every profile name, sorted."""
-        return [row[0] for row in self._db.execute("SELECT name FROM players ORDER BY name")]
+        with self._reading():
+            return [self._name(row[0], f"players row {n}: name")
+                    for n, row in enumerate(self._rows("SELECT name FROM players ORDER BY name"), 1)]
 
     def _player_id(self, name: str) -> int:
-        row = self._db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
-        if row is None:
+        rows = self._rows("SELECT id FROM players WHERE name = ?", (name,))
+        if not rows:
             raise UnknownPlayerError(
                 f"no player profile named {name!r}; known: {', '.join(self.players()) or '-'}"
             )
-        return int(row[0])
+        with self._reading():
+            return expect_int(rows[0][0], f"players {name!r}: id")
 
     def rating(self, name: str, variant: str) -> Rating:
         """The player's current rating in `variant` (the Glicko-2 default if they have not played it)."""
         pid = self._player_id(name)
-        row = self._db.execute(
-            "SELECT rating, rd, volatility FROM ratings WHERE player_id = ? AND variant = ?", (pid, variant)
-        ).fetchone()
-        return Rating(*row) if row else Rating(rd=DEFAULT_RD)
+        rows = self._rows("SELECT rating, rd, volatility FROM ratings WHERE player_id = ? AND variant = ?",
+                          (pid, variant))
+        if not rows:
+            return Rating(rd=DEFAULT_RD)
+        with self._reading():
+            return self._rating(rows[0], f"ratings of {name!r} in {variant}")
 
     def has_rating(self, name: str, variant: str) -> bool:
         """Whether the player has played a rated game of ``variant``."""
         pid = self._player_id(name)
-        return self._db.execute("SELECT 1 FROM ratings WHERE player_id = ? AND variant = ?",
-                                (pid, variant)).fetchone() is not None
+        return bool(self._rows("SELECT 1 FROM ratings WHERE player_id = ? AND variant = ?", (pid, variant)))
 
     def starting_rating(self, name: str, variant: str, level: int) -> Rating:
         """The rating a game against the engine at ``level`` is rated from: the player's own, or for their
@@ -174,7 +272,7 @@ class RatingStore:
         pid = self._player_id(name)
         new = update(start or self.rating(name, variant), [Result(opponent_rating, score)])
         now = time.time()
-        with self._db:
+        with self._reading(), self._db:
             self._db.execute(
                 "INSERT INTO games (player_id, variant, opponent, opponent_rating, opponent_rd, score,"
                 " played, rating_after, rd_after)"
@@ -198,28 +296,45 @@ class RatingStore:
 
     def table(self) -> list[PlayerRating]:
         """Every stored rating, by player then variant."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT p.name, r.variant, r.rating, r.rd, r.volatility, r.games FROM ratings r"
             " JOIN players p ON p.id = r.player_id ORDER BY p.name, r.variant"
         )
-        return [PlayerRating(n, v, Rating(r, rd, vol), g) for n, v, r, rd, vol, g in rows]
+        out = []
+        with self._reading():
+            for n, (name, variant, rating, rd, vol, games) in enumerate(rows, 1):
+                where = f"ratings row {n}"
+                out.append(PlayerRating(self._name(name, f"{where}: player"),
+                                        self._name(variant, f"{where}: variant"),
+                                        self._rating((rating, rd, vol), where),
+                                        expect_int(games, f"{where}: games", 0, 10**9)))
+        return out
 
     def history(self) -> dict[tuple[str, str], list[RatedGame]]:
         """Every rated game, oldest first, by (player, variant): the rating each one left (games stored
         before the database kept it are left out: their ratings are not known)."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT p.name, g.variant, g.played, g.opponent, g.score, g.rating_after, g.rd_after FROM games g"
             " JOIN players p ON p.id = g.player_id WHERE g.rating_after IS NOT NULL"
             " ORDER BY p.name, g.variant, g.played, g.id"
         )
         out: dict[tuple[str, str], list[RatedGame]] = {}
-        for name, variant, played, opponent, score, rating, rd in rows:
-            out.setdefault((name, variant), []).append(RatedGame(played, opponent, score, rating, rd))
+        with self._reading():
+            for n, (name, variant, played, opponent, score, rating, rd) in enumerate(rows, 1):
+                where = f"games row {n}"
+                game = RatedGame(expect_number(played, f"{where}: played", 0.0, 1e11),
+                                 self._name(opponent, f"{where}: opponent"),
+                                 expect_number(score, f"{where}: score", 0.0, 1.0),
+                                 expect_number(rating, f"{where}: rating_after", *RATING_RANGE),
+                                 expect_number(rd, f"{where}: rd_after", *RD_RANGE))
+                key = (self._name(name, f"{where}: player"), self._name(variant, f"{where}: variant"))
+                out.setdefault(key, []).append(game)
         return out
 
     def unrated_players(self) -> list[str]:
         """The profiles that have no rating yet (no rated game in any variant), sorted."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT name FROM players WHERE id NOT IN (SELECT player_id FROM ratings) ORDER BY name"
         )
-        return [row[0] for row in rows]
+        with self._reading():
+            return [self._name(row[0], f"players row {n}: name") for n, row in enumerate(rows, 1)]

@@ -12,8 +12,12 @@ from readers.values import (
     expect_list,
     expect_number,
     expect_str,
+    is_decimal,
+    is_digits,
     loads,
+    shown,
 )
 
 __all__ = ["ReadError", "at", "check_regular", "expect_bool", "expect_dict", "expect_int", "expect_list",
-           "expect_number", "expect_str", "loads", "read_bytes", "read_text"]
+           "expect_number", "expect_str", "is_decimal", "is_digits", "loads", "read_bytes", "read_text",
+           "shown"]

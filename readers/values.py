@@ -4,6 +4,7 @@ returns the value or raises one `ReadError` line naming the field and what it sh
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from readers.files import ReadError
@@ -12,6 +13,31 @@ MAX_DEPTH = 32
 """Nesting deeper than any of our formats has: a hostile file cannot exhaust the parser's stack."""
 MAX_DIGITS = 18
 """The longest integer read (int() of 5,000 digits is slow and no count of ours is that large)."""
+
+
+_DECIMAL = re.compile(r"[0-9]{1,12}(?:\.[0-9]{0,12})?|\.[0-9]{1,12}")
+"""A number of seconds as a protocol writes it: ASCII digits and one point (no sign, exponent or ``_``)."""
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """`text` as a short printable line for a message or a page: every character that is not printable (a
+    control character, NUL, a line break, a lone surrogate) becomes '?', and a longer text is cut to `limit`
+    characters ending in '...'."""
+    cleaned = "".join(c if c.isprintable() else "?" for c in text[: limit + 1])
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 3] + "..."
+
+
+def is_digits(text: str, max_digits: int = MAX_DIGITS) -> bool:
+    """Whether `text` is a whole number in ASCII digits, at most `max_digits` of them: ``int()`` also reads
+    Devanagari ``३``, ``1_000``, `` 7`` and ``+7``, and ``str.isdigit`` is true of ``²`` (int() refuses
+    it)."""
+    return 0 < len(text) <= max_digits and text.isascii() and text.isdigit()
+
+
+def is_decimal(text: str) -> bool:
+    """Whether `text` is a number such as ``60``, ``0.5`` or ``.5`` in ASCII digits: ``float()`` also reads
+    ``nan``, ``1e400``, ``-5``, ``1_0`` and other scripts' digits."""
+    return _DECIMAL.fullmatch(text) is not None
 
 
 def _depth(text: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from string import Formatter
 
 from rules.errors import UnknownVariantError
 from rules.pieces import Color
@@ -29,6 +30,21 @@ _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 class VariantOptionError(UnknownVariantError):
     """An option a variant does not have, or a value of the wrong type; the message names both."""
+
+
+MAX_TEXT = 80
+"""The longest text option (a draw's name)."""
+
+
+def _names_only_n(text: str) -> bool:
+    """Whether `text` formats with ``n`` alone: ``{x}`` or ``{0}`` raised at the game's end (the draw is
+    named with ``text.format(n=...)``), ``{n.__class__}`` reached into the count."""
+    try:
+        fields = [(name, spec, conversion) for _, name, spec, conversion in Formatter().parse(text)
+                  if name is not None]
+    except ValueError:   # an unmatched brace
+        return False
+    return all(field == ("n", "", None) for field in fields)
 
 
 @dataclass(frozen=True)
@@ -57,7 +73,7 @@ class OptionSpec:
             return f"a whole number from {self.minimum} to {self.maximum}, or none"
         if self.kind == "list":
             return "a list of " + ", ".join(self.choices) + " (none for an empty list)"
-        return "text"
+        return f"a printable text of at most {MAX_TEXT} characters (with {{n}} for the count, if at all)"
 
     def coerce(self, value: object) -> object:
         """The option's value from a Python value or its text; ValueError (a bare message) otherwise."""
@@ -92,8 +108,9 @@ class OptionSpec:
                 items = [] if text in ("none", "()", "") else [t.strip() for t in text.split(",")]
             if isinstance(items, list | tuple) and all(i in self.choices for i in items):
                 return tuple(items)
-        elif isinstance(value, str) and value.strip():
-            return value
+        elif isinstance(value, str) and value.strip() and value.isprintable() and len(value) <= MAX_TEXT \
+                and _names_only_n(value):
+            return value   # one printable line (it is shown and written in the PDN), formatted with n only
         shown = repr(value)
         shown = shown if len(shown) <= 40 else shown[:40] + "..."
         raise ValueError(f"expects {self.expected()}, not {shown}")

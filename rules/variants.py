@@ -348,7 +348,7 @@ ALIAS_DEFAULTS: dict[str, dict[str, object]] = {
 
 
 
-def get_variant(variant_id: str | Variant, **options: object) -> Variant:
+def get_variant(variant_id: str | Variant, /, **options: object) -> Variant:
     """The Variant for an id or alias (case-insensitive), with options applied (values or their text, as
     rules/options.py reads them); UnknownVariantError (VariantOptionError for an option) names the problem."""
     if isinstance(variant_id, Variant):

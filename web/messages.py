@@ -6,7 +6,6 @@ Nothing a client receives names a path of the server."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Any
 import rules
 from controller.commands import Command, Lift, NewGame, Outcome, Place, SetupPosition
 from controller.events import Event, StateChanged
+from readers import ReadError, loads, shown
 from rules.options import SPECS, OptionSpec
 
 from .access import AccessDenied, WebOptions
@@ -172,12 +172,12 @@ class Dispatcher:
         try:
             if len(raw) > MAX_MESSAGE:
                 raise ClientError(f"message larger than {MAX_MESSAGE} bytes")
-            try:
-                message = json.loads(raw)
-            except (ValueError, RecursionError):
-                raise ClientError("a message must be a JSON object") from None
+            try:   # bounded nesting and digits: the reason names what is wrong (5,000 digits, NaN, depth)
+                message = loads(raw, "message")
+            except ReadError as exc:
+                raise ClientError(str(exc)) from None
             if isinstance(message, dict):
-                request_id = message.get("id") if isinstance(message.get("id"), int | str) else None
+                request_id = _request_id(message.get("id"))
             reply = await self.handle(message)
         except AccessDenied as exc:
             if exc.wrong:
@@ -258,6 +258,22 @@ class Dispatcher:
             raise ClientError(f"{command.title}: {exc}") from None
 
 
+MAX_ERROR = 500
+"""The longest error message sent (a client's own text in it is quoted by its start)."""
+MAX_ID = 64
+"""The longest request id (a text) echoed in a reply."""
+
+
+def _request_id(value: object) -> int | str | None:
+    """The ``id`` a reply carries back: a whole number the page's JavaScript holds exactly, or a short
+    printable text; anything else (a lone surrogate, which no UTF-8 reply can carry, a list) is None."""
+    if type(value) is int and abs(value) <= 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= MAX_ID and value.isprintable():
+        return value
+    return None
+
+
 def command_reply(command: str, outcome: Outcome) -> dict[str, Any]:
     """``{"type": "reply", "command": "Resign", "outcome": "done"}``; ``reason`` when refused or failed."""
     reply = {"type": "reply", "command": command, "outcome": outcome.status}
@@ -268,7 +284,7 @@ def command_reply(command: str, outcome: Outcome) -> dict[str, Any]:
 
 def error_reply(request_id: object, error: str, message: str) -> dict[str, Any]:
     """A request that was not valid (``invalid``) or not allowed (``forbidden``)."""
-    return {"type": "error", "id": request_id, "error": error, "message": redact(message)}
+    return {"type": "error", "id": request_id, "error": error, "message": shown(redact(message), MAX_ERROR)}
 
 
 def _board_size(state: dict[str, Any]) -> tuple[int, int]:

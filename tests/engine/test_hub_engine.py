@@ -139,11 +139,14 @@ def test_hub_errors_are_lines_its_own_parser_reads() -> None:
 
 
 BAD_LINES = [
-    ("level move-time=nan", "level: move-time must be a number of seconds above 0, got 'nan'"),
-    ("level time=-5", "level: time must be a number of seconds above 0, got '-5'"),
-    ("level time=60 inc=-1", "level: inc must be a number of seconds of 0 or more, got '-1'"),
-    ("level depth=0", "level: depth must be an integer above 0, got '0'"),
-    ("level nodes=many", "level: nodes must be an integer above 0, got 'many'"),
+    ("level move-time=nan",
+     "level: move-time must be a number of seconds above 0 and at most 1000000, got 'nan'"),
+    ("level time=-5", "level: time must be a number of seconds above 0 and at most 1000000, got '-5'"),
+    ("level time=60 inc=-1", "level: inc must be a number of seconds of 0 to 3600, got '-1'"),
+    ("level depth=0", "level: depth must be an integer of 1 to 96, got '0'"),
+    ("level nodes=many", "level: nodes must be an integer of 1 to 1000000000000, got 'many'"),
+    ("level depth=" + "1" * 400, "level: depth must be an integer of 1 to 96, got '111"),   # it overflowed
+    ("level depth=\u0969", "level: depth must be an integer of 1 to 96, got '\u0969'"),   # Devanagari 3
     ("level", "level: expected infinite, depth, nodes, move-time or time"),
     ("pos pos=Ww" + "e" * 48 + "b", "a white man on square 1, where it would"),
     ("pos pos=W" + "e" * 50, "the position is an empty board"),

@@ -76,3 +76,13 @@ def test_exact_types() -> None:
         expect_bool(None, "flag")
     with pytest.raises(ReadError, match=r"^n: expected a whole number, got a text '" + "x" * 39 + r"\.\.\.$"):
         expect_int("x" * 100, "n")   # a long value is shown by its start
+
+
+def test_protocol_numbers_are_ascii_digits_and_shown_text_is_one_printable_line() -> None:
+    from readers import is_decimal, is_digits, shown
+
+    assert is_digits("0042") and not any(map(is_digits, ["", "३", "²", "1_0", " 7", "+7", "1" * 19]))
+    assert is_decimal("0.5") and is_decimal(".5") and is_decimal("60")
+    assert not any(map(is_decimal, ["nan", "1e400", "-5", "1_0", "१.५", "inf", "", "."]))
+    assert shown("caf\x00\ud800\n\u2028é", 80) == "caf????é"
+    assert shown("x" * 100, 10) == "xxxxxxx..." and shown("abc", 3) == "abc"

@@ -167,7 +167,8 @@ def test_the_page_gets_the_rating_history_and_a_broken_database_is_named(tmp_pat
     (tmp_path / RATINGS_FILE).write_bytes(b"this is no database" * 100)
     broken = page_json(GameLibrary(tmp_path), tmp_path / RATINGS_FILE)
     assert broken["ratings"] == {}
-    assert broken["problems"] == ["ratings.sqlite3: cannot read the ratings: file is not a database"]
+    assert broken["problems"] == ["ratings.sqlite3: cannot read the ratings: not a sound ratings database "
+                                  "(file is not a database)"]   # its name, not the directories
     assert broken["variants"][0]["games"] == 1   # the games are still counted
 
 
