@@ -3,7 +3,7 @@
 from engine.core import Engine, NoLegalMoveError, choose_move
 from engine.evaluation import Evaluator, king_value
 from engine.levels import LEVELS, Level, get_level
-from engine.limits import MATE, Progress, SearchLimits, SearchResult, format_score
+from engine.limits import MATE, SearchLimits, SearchProgress, SearchResult, format_score
 
 __all__ = [
     "LEVELS",
@@ -12,8 +12,8 @@ __all__ = [
     "Evaluator",
     "Level",
     "NoLegalMoveError",
-    "Progress",
     "SearchLimits",
+    "SearchProgress",
     "SearchResult",
     "choose_move",
     "format_score",

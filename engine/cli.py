@@ -7,7 +7,7 @@ import math
 
 from engine.core import Engine
 from engine.dxp import BETWEEN_MOVES, FIRST_RECORD, HANDSHAKE, MARGIN
-from engine.limits import Progress, SearchLimits, format_score
+from engine.limits import SearchLimits, SearchProgress, format_score
 from rules import VARIANT_IDS, Board, Color, get_variant
 from rules.cli import quiet_by_default
 
@@ -24,7 +24,7 @@ def _analyse(args: argparse.Namespace) -> int:
         args.time = 2.0
     limits = SearchLimits(depth=args.depth, time=args.time)
 
-    def show(p: Progress) -> None:
+    def show(p: SearchProgress) -> None:
         print(
             f"depth {p.depth:2d}  score {format_score(p.score):>10}  nodes {p.nodes:8d}  "
             f"nps {p.nps:7d}  pv {' '.join(p.pv_text)}",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from engine.evaluation import Evaluator
 from engine.levels import get_level
-from engine.limits import Progress, SearchLimits, SearchResult
+from engine.limits import SearchLimits, SearchProgress, SearchResult
 from engine.native import make_searcher
 from engine.search import SearchAborted
 from rules import Board, Move, Variant, get_variant
@@ -48,7 +48,7 @@ class Engine:
         self,
         board: Board,
         limits: SearchLimits | None = None,
-        on_progress: Callable[[Progress], None] | None = None,
+        on_progress: Callable[[SearchProgress], None] | None = None,
         stop_event: threading.Event | None = None,
     ) -> SearchResult:
         """Best move, score, PV, depth and nodes within the limits (default: 1 second)."""
@@ -61,7 +61,7 @@ class Engine:
         level: int,
         rng: random.Random | None = None,
         time_limit: float | None = None,
-        on_progress: Callable[[Progress], None] | None = None,
+        on_progress: Callable[[SearchProgress], None] | None = None,
         stop_event: threading.Event | None = None,
     ) -> Move:
         """The move the engine plays at `level` (1-10); `rng` makes the low levels' choices reproducible."""
@@ -93,7 +93,7 @@ class Engine:
         depth: int,
         budget: float,
         stop_event: threading.Event | None,
-        on_progress: Callable[[Progress], None] | None = None,
+        on_progress: Callable[[SearchProgress], None] | None = None,
     ) -> list[tuple[Move, int]]:
         """Scores of all moves at the deepest depth (up to `depth`) finished within the budget.
 
@@ -124,7 +124,7 @@ class Engine:
         scored: list[tuple[Move, int]],
         nodes: int,
         start: float,
-        on_progress: Callable[[Progress], None] | None,
+        on_progress: Callable[[SearchProgress], None] | None,
     ) -> None:
         """Send one finished iteration of the randomised levels' scoring to `on_progress`."""
         if on_progress is None or not scored:
@@ -132,7 +132,7 @@ class Engine:
         best, score = scored[0]
         pv = self.searcher.table_line(board, best, depth)
         pv_text = self.searcher._pv_text(board, pv)
-        on_progress(Progress(depth, score, pv, pv_text, nodes, time.perf_counter() - start))
+        on_progress(SearchProgress(depth, score, pv, pv_text, nodes, time.perf_counter() - start))
 
 
 def choose_move(

@@ -22,7 +22,7 @@ from engine.hub_protocol import (
     format_message,
     parse_message,
 )
-from engine.limits import MATE, MATE_BOUND, Progress, SearchLimits
+from engine.limits import MATE, MATE_BOUND, SearchLimits, SearchProgress
 from engine.notation import board_from_position, hub_move_text, parse_hub_move
 from engine.process import iter_capped_lines
 from engine.search import MAX_PLY
@@ -220,7 +220,7 @@ class HubServer:
     ) -> None:
         start = time.perf_counter()
 
-        def report(p: Progress) -> None:
+        def report(p: SearchProgress) -> None:
             pv = []
             copy = board.copy()
             for move in p.pv:

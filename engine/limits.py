@@ -29,7 +29,7 @@ class SearchLimits:
 
 
 @dataclass(frozen=True)
-class Progress:
+class SearchProgress:
     """One finished iteration of the iterative deepening: what the engine thinks so far."""
 
     depth: int

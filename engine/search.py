@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from engine.evaluation import Evaluator
-from engine.limits import INFINITY, MATE, MATE_BOUND, Progress, SearchLimits, SearchResult
+from engine.limits import INFINITY, MATE, MATE_BOUND, SearchLimits, SearchProgress, SearchResult
 from rules import Board, Move
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -83,7 +83,7 @@ class Searcher:
         self,
         board: Board,
         limits: SearchLimits | None = None,
-        on_progress: Callable[[Progress], None] | None = None,
+        on_progress: Callable[[SearchProgress], None] | None = None,
         stop_event: threading.Event | None = None,
         root_moves: list[Move] | None = None,
     ) -> SearchResult:
@@ -129,7 +129,7 @@ class Searcher:
             pv_text = self._pv_text(board, pv)
             best = SearchResult(move, score, pv, depth, self.nodes, elapsed, pv_text)
             if on_progress is not None:
-                on_progress(Progress(depth, score, pv, pv_text, self.nodes, elapsed))
+                on_progress(SearchProgress(depth, score, pv, pv_text, self.nodes, elapsed))
             if abs(score) >= MATE_BOUND and depth > MATE - abs(score):
                 break
             if limits.time and elapsed > 0.6 * limits.time:

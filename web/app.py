@@ -26,10 +26,10 @@ from controller.rating_history import RATINGS_FILE
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
+from .fanout import AddressRates, Fanout
 from .guards import CLOSE, BodyError, BodyLimit, HostGuard, SecurityHeaders, read_body, refusal
-from .hub import AddressRates, Hub
 from .library import GameLibrary, LibraryError, replay
-from .limits import Limits, ThrottledLog
+from .limits import ThrottledLog, WebLimits
 from .messages import ClientError, Dispatcher, redact
 from .rules_page import rules_page
 from .seam import BoardSession
@@ -54,24 +54,24 @@ def states_script() -> str:
             f"export const top = (state) => String(state || \"\").split({separator})[0];\n")
 
 
-def websocket_room(limits: Limits) -> int | None:
+def websocket_room(limits: WebLimits) -> int | None:
     """How many websocket clients may be connected: the connection cap less room for plain requests."""
     cap = limits.max_connections
     return None if cap is None else max(1, cap - max(8, cap // 16))
 
 
 def create_app(session: BoardSession, config: Config | None = None, *, options: WebOptions | None = None,
-               limits: Limits | None = None) -> Starlette:
+               limits: WebLimits | None = None) -> Starlette:
     """A Starlette app serving one controller Session: page, websocket ``/ws``, ``/api/...``.
 
     ``config`` is the controller's Config (listen, port, token, public_view, data_dir, allowed_hosts are read
-    from it); ``options`` overrides it whole. The app keeps its options, hub and library in ``app.state``.
+    from it); ``options`` overrides it whole. The app keeps its options, fan-out and library in ``app.state``.
     """
     options = options or WebOptions.from_config(config)
-    limits = limits or Limits()
+    limits = limits or WebLimits()
     library = GameLibrary(options.data_dir)
     dispatcher = Dispatcher(session, options, limits.command_timeout)
-    hub = Hub(session, limits.outbox_events)
+    fanout = Fanout(session, limits.outbox_events)
     tokens = WrongTokens(limits.wrong_tokens)
     rates = AddressRates(limits.command_rate, limits.command_burst)   # HTTP commands, per client address
     throttled = ThrottledLog(log)
@@ -212,12 +212,12 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         if view_refused(ws):
             await ws.close(code=4403)
             return
-        if max_clients is not None and len(hub.outboxes) >= max_clients:
+        if max_clients is not None and len(fanout.outboxes) >= max_clients:
             await ws.send_denial_response(PlainTextResponse("too many clients: try again later\n",
                                                             status_code=503))
             return
         await ws.accept()
-        client = WebSocketClient(ws, hub, dispatcher, tokens, limits, throttled)
+        client = WebSocketClient(ws, fanout, dispatcher, tokens, limits, throttled)
         await client.serve(dispatcher.hello() | {"state": session.state()})
 
     async def states_module(request: Request) -> Response:
@@ -248,7 +248,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     app = Starlette(routes=routes, middleware=middleware)
     app.state.options = options
     app.state.session = session
-    app.state.hub = hub
+    app.state.fanout = fanout
     app.state.library = library
     app.state.limits = limits
     return app

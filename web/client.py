@@ -12,8 +12,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .access import AccessDenied, WrongTokens
 from .connections import peer_of
-from .hub import Hub, Outbox, TokenBucket, encode
-from .limits import Limits, ThrottledLog
+from .fanout import Fanout, Outbox, TokenBucket, encode
+from .limits import ThrottledLog, WebLimits
 from .messages import Dispatcher, error_reply
 
 log = logging.getLogger(__name__)
@@ -25,10 +25,11 @@ UNSUPPORTED = 1003
 class WebSocketClient:
     """Serves one accepted websocket until either side closes it."""
 
-    def __init__(self, ws: WebSocket, hub: Hub, dispatcher: Dispatcher, tokens: WrongTokens, limits: Limits,
+    def __init__(self, ws: WebSocket, fanout: Fanout, dispatcher: Dispatcher, tokens: WrongTokens,
+                 limits: WebLimits,
                  throttled: ThrottledLog) -> None:
         self.ws = ws
-        self.hub = hub
+        self.fanout = fanout
         self.dispatcher = dispatcher
         self.tokens = tokens
         self.limits = limits
@@ -38,7 +39,7 @@ class WebSocketClient:
 
     async def serve(self, hello: dict[str, Any]) -> None:
         """Send ``hello`` (with the state), then the events, while answering the client's messages."""
-        self.outbox = outbox = self.hub.join()
+        self.outbox = outbox = self.fanout.join()
         outbox.put(encode(hello))
         pump = asyncio.create_task(self._pump(outbox), name="web-client-pump")
         try:
@@ -64,7 +65,7 @@ class WebSocketClient:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
-            self.hub.leave(outbox)
+            self.fanout.leave(outbox)
             self.tokens.forget(self.ws.client)
 
     async def _answer(self, text: str, outbox: Outbox) -> None:

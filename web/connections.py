@@ -21,7 +21,7 @@ from starlette.requests import HTTPConnection
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .limits import Limits, ThrottledLog
+from .limits import ThrottledLog, WebLimits
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class ConnectionGuard:
     """Shared by the protocols of one server: the connection cap and the connections waiting for a request
     head, oldest first, each with the timer that closes it when the head is late."""
 
-    def __init__(self, limits: Limits, cap: int, throttled: ThrottledLog) -> None:
+    def __init__(self, limits: WebLimits, cap: int, throttled: ThrottledLog) -> None:
         self.limits = limits
         self.cap = cap
         self.throttled = throttled
@@ -130,7 +130,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websocket protocol that drops a client which stops reading, and closes invalid UTF-8 with
     1007 in one log line (no traceback)."""
 
-    limits: ClassVar[Limits]
+    limits: ClassVar[WebLimits]
     throttled: ClassVar[ThrottledLog]
     _stuck_timer: asyncio.TimerHandle | None = None
 
@@ -194,7 +194,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             self._stuck_timer = None
 
 
-def protocol_classes(guard: ConnectionGuard, limits: Limits,
+def protocol_classes(guard: ConnectionGuard, limits: WebLimits,
                      throttled: ThrottledLog) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
     """The HTTP and websocket protocol classes for one server, bound to its guard and limits."""
     http = type("GuardedH11Protocol", (GuardedH11Protocol,), {"guard": guard})

@@ -19,7 +19,7 @@ MAX_CONNECTIONS = 4096
 
 
 @dataclass(frozen=True)
-class Limits:
+class WebLimits:
     """What one client may cost the server. Times in seconds; ``max_connections`` None = sized from the
     descriptor limit at start (:func:`connection_cap`)."""
 

@@ -24,7 +24,7 @@ from controller.config import Config
 from .access import Overrides, WebOptions
 from .app import create_app
 from .connections import AcceptErrors, ConnectionGuard, protocol_classes
-from .limits import Limits, ThrottledLog, connection_cap, raise_descriptor_limit
+from .limits import ThrottledLog, WebLimits, connection_cap, raise_descriptor_limit
 from .seam import BoardSession
 from .serve import BACKLOG, BackgroundServer
 
@@ -40,10 +40,10 @@ class WebServer(BackgroundServer):
     """
 
     def __init__(self, session: BoardSession, config: Config | None = None, *,
-                 options: WebOptions | None = None, limits: Limits | None = None,
+                 options: WebOptions | None = None, limits: WebLimits | None = None,
                  **overrides: Unpack[Overrides]) -> None:
         options = options or WebOptions.from_config(config, **overrides)
-        limits = limits or Limits()
+        limits = limits or WebLimits()
         if limits.max_connections is None:
             limits = dataclasses.replace(limits, max_connections=connection_cap(raise_descriptor_limit()))
         self.limits = limits
@@ -55,7 +55,7 @@ class WebServer(BackgroundServer):
         self._accept_errors: AcceptErrors | None = None
 
     def uvicorn_options(self) -> dict[str, Any]:
-        """The guarded protocols and the limits of :class:`Limits`.
+        """The guarded protocols and the limits of :class:`WebLimits`.
 
         No per-message deflate: it compressed each state once per client, ~50 KB of zlib state per client
         (101 -> 54 KB a client with 1,000 of them) and slower fan-out. log_config=None: uvicorn's lines go

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Limits:
-    """The reader's caps; `PdnReader(lines, limits=Limits(...))` changes them (tests use small ones)."""
+class ReadLimits:
+    """The reader's caps; `PdnReader(lines, limits=ReadLimits(...))` changes them (tests use small ones)."""
 
     line: int = 100_000
     """Characters in one line of text (a longer line is never read whole into memory)."""
@@ -30,7 +30,7 @@ class Limits:
     """Errors, and warnings, kept per game; the rest are counted in one last message."""
 
 
-DEFAULT_LIMITS = Limits()
+DEFAULT_LIMITS = ReadLimits()
 MAX_DIGITS = 5
 """Digits of a move number or a NAG (`$902` is in use; 99999 moves is no game)."""
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from rules.pdn import tokens as tk
 from rules.pdn.errors import PdnSyntaxError
-from rules.pdn.limits import DEFAULT_LIMITS, Limits, excerpt
+from rules.pdn.limits import DEFAULT_LIMITS, ReadLimits, excerpt
 from rules.pdn.model import PdnGame
 from rules.pdn.visitors import SKIP, BaseVisitor, GameBuilder, HeadersVisitor
 
@@ -29,7 +29,7 @@ class PdnReader:
     """Reads games one by one from lines of text: `for game in PdnReader(stream): ...`."""
 
     def __init__(self, lines: Iterable[str], *, validate: bool = False, variant: str | None = None,
-                 limits: Limits = DEFAULT_LIMITS) -> None:
+                 limits: ReadLimits = DEFAULT_LIMITS) -> None:
         self._tokens = tk.Tokenizer(lines, limits)
         self._peeked: tk.Token | None = None
         self.games_read = 0
@@ -223,7 +223,7 @@ _STORED = frozenset({tk.TAG, tk.MOVE, tk.LPAREN, tk.COMMENT, tk.NAG})  # what a 
 class _Budget:
     """What one game may hold: at most `limits.game_items` stored items and `limits.game_chars` characters."""
 
-    def __init__(self, limits: Limits, start: int, used: int = 0) -> None:
+    def __init__(self, limits: ReadLimits, start: int, used: int = 0) -> None:
         self.limits, self.start, self.used = limits, start, used
 
     def __repr__(self) -> str:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from rules.errors import shorten
 from rules.notation import pdn_text
-from rules.pdn.limits import DEFAULT_LIMITS, MAX_DIGITS, Limits, OverlongLine, excerpt
+from rules.pdn.limits import DEFAULT_LIMITS, MAX_DIGITS, OverlongLine, ReadLimits, excerpt
 
 TAG, COMMENT, LPAREN, RPAREN, NAG, RESULT, NUMBER, ELLIPSIS, MOVE, SETUP, ERROR = (
     "tag", "comment", "(", ")", "nag", "result", "number", "...", "move", "setup", "error")
@@ -75,10 +75,10 @@ class Tokenizer:
     """Reads tokens from an iterable of text lines; `skip_game()` jumps to the next tag line quickly.
 
     Lines end at LF, CR LF or a lone CR whatever the iterable split on. A line, tag value or comment over
-    its limit (`Limits`) becomes one ERROR token without being copied; `chars_read` counts the input read.
+    its limit (`ReadLimits`) becomes one ERROR token without being copied; `chars_read` counts the input read.
     """
 
-    def __init__(self, lines: Iterable[str], limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, lines: Iterable[str], limits: ReadLimits = DEFAULT_LIMITS) -> None:
         self._lines: Iterator[str] = iter(lines)
         self._split: list[str] = []  # the rest of an input line that held lone CRs, last part first
         self.limits = limits

@@ -10,7 +10,7 @@ import re
 from typing import Generic, TypeVar
 
 from rules.pdn.errors import PdnError, PdnGameError, PdnSyntaxError
-from rules.pdn.limits import DEFAULT_LIMITS, Limits, excerpt
+from rules.pdn.limits import DEFAULT_LIMITS, ReadLimits, excerpt
 from rules.pdn.model import GLYPH_NAGS, ClockComment, Line, MoveNode, PdnGame
 from rules.pieces import Color
 from rules.variants import VARIANTS
@@ -117,7 +117,7 @@ class GameBuilder(BaseVisitor[PdnGame]):
     """Builds a `PdnGame`; with `validate=True` checks every move against the rules (rules.pdn.validate)."""
 
     def __init__(self, *, validate: bool = False, variant: str | None = None,
-                 limits: Limits = DEFAULT_LIMITS) -> None:
+                 limits: ReadLimits = DEFAULT_LIMITS) -> None:
         self.validate = validate
         self.default_variant = variant
         self.limits = limits

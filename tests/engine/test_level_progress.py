@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import Engine
 from engine.levels import get_level
-from engine.limits import Progress
+from engine.limits import SearchProgress
 from engine.worker import EngineWorker
 from rules import Board
 
@@ -21,7 +21,7 @@ def _position(variant: str, plies: int, seed: int) -> Board:
     return board
 
 
-def _pv_is_playable(board: Board, progress: Progress) -> bool:
+def _pv_is_playable(board: Board, progress: SearchProgress) -> bool:
     copy = board.copy()
     for move, text in zip(progress.pv, progress.pv_text, strict=True):
         if move not in copy.legal_moves or copy.move_text(move) != text:
@@ -36,7 +36,7 @@ def test_randomised_levels_report_each_depth_and_choose_the_same_moves(level: in
     assert lvl.randomised
     boards = [b for b in (_position("english", 6, seed) for seed in range(8)) if len(b.legal_moves) > 1]
     for seed, board in enumerate(boards[:3]):
-        reports: list[Progress] = []
+        reports: list[SearchProgress] = []
         with_progress = Engine("english").choose_move(board, level, rng=random.Random(seed), time_limit=60.0,
                                                       on_progress=reports.append)
         silent = Engine("english").choose_move(board, level, rng=random.Random(seed), time_limit=60.0)

@@ -4,7 +4,7 @@ person on the simulated board, the start position set up) and the WebServer on a
     python tests/web/attack_server.py DATA_DIR [--token T] [--descriptors N] [--limits JSON]
 
 Prints ``Open URL`` then serves until stdin closes. ``--descriptors`` sets the process's open-file limit
-(soft and hard) before anything starts; ``--limits`` overrides fields of web.limits.Limits. SIGUSR1 takes
+(soft and hard) before anything starts; ``--limits`` overrides fields of web.limits.WebLimits. SIGUSR1 takes
 every free descriptor (as a leak elsewhere would), SIGUSR2 gives them back; each prints a line when done.
 :class:`PanelProcess` starts it and watches its output and memory; ``raw_websocket`` is a client that never
 reads.
@@ -97,9 +97,9 @@ async def serve(args: argparse.Namespace) -> None:
     options = WebOptions(listen="127.0.0.1", port=0, data_dir=data, token=args.token or None)
     extra = {}
     if args.limits:
-        from web.limits import Limits
+        from web.limits import WebLimits
 
-        extra["limits"] = Limits(**json.loads(args.limits))
+        extra["limits"] = WebLimits(**json.loads(args.limits))
     async with Session(config, board, board, journal_dir=data / "journal") as session:
         board.set_occupancy(session.controller.exp.base)
         await session.idle()

@@ -18,7 +18,7 @@ from web_harness import live_server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from web.limits import Limits, raise_descriptor_limit
+from web.limits import WebLimits, raise_descriptor_limit
 
 
 def closed(sock: socket.socket, seconds: float) -> bool:
@@ -100,7 +100,7 @@ def test_running_out_of_descriptors_costs_a_log_line_a_second_and_the_sender_hea
 def test_a_request_head_must_arrive_in_time(tmp_path: Path) -> None:
     """Item 3: a connection that sends nothing, or its request head a line at a time, is closed after the
     header timeout (no descriptor is held for ever)."""
-    with live_server(tmp_path, opponent="person", limits=Limits(header_timeout=0.5)) as live:
+    with live_server(tmp_path, opponent="person", limits=WebLimits(header_timeout=0.5)) as live:
         silent = socket.create_connection(address(live.url), timeout=10)
         assert closed(silent, 10)
         slow = socket.create_connection(address(live.url), timeout=10)

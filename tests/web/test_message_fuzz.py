@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import rules
 from controller.commands import _BY_KIND, Command, NewGame, Outcome
+from controller.events import Event
 from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
 from web.messages import MAX_MESSAGE, Dispatcher
@@ -80,9 +81,20 @@ def has_type(value: object, hint: Any) -> bool:
 class Session:
     """The Session's side of the dispatcher: a virtual board that takes every command it is sent."""
 
+    ratings_path = None
+
     def __init__(self) -> None:
-        self.sensors = SimulatedDevice(10, 10)
+        self.simulated: SimulatedDevice | None = SimulatedDevice(10, 10)
         self.commands: list[Command] = []
+
+    def pdn(self) -> str:
+        return ""
+
+    def subscribe(self) -> asyncio.Queue[Event]:
+        return asyncio.Queue()
+
+    def unsubscribe(self, queue: asyncio.Queue[Event]) -> None:
+        pass
 
     def state(self) -> dict[str, Any]:
         return {"variant": "international", "size": {"rows": 10, "cols": 10}}
@@ -218,7 +230,7 @@ def test_every_hostile_frame_gets_a_readable_reply_and_only_typed_commands_reach
         for frame, spoiled in sent:
             before = len(session.commands)
             reply = await dispatcher.handle_raw(frame)
-            # what the page receives: UTF-8 JSON without NaN (web/hub.encode writes ensure_ascii=False)
+            # what the page receives: UTF-8 JSON without NaN (web/fanout.encode writes ensure_ascii=False)
             json.dumps(reply, ensure_ascii=False, allow_nan=False).encode("utf-8")
             assert reply["type"] in ("reply", "error", "pong"), reply
             if reply["type"] != "error":

@@ -23,7 +23,7 @@ from firmware_bridge.device import MappedDevice
 from firmware_bridge.orientation import Orientation
 from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
-from web.limits import Limits
+from web.limits import WebLimits
 from web.server import WebServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,7 +36,7 @@ class LiveServer:
     """A Session + WebServer on a background loop; ``call(coro_fn)`` runs a coroutine there."""
 
     def __init__(self, config: Config, *, options: WebOptions | None = None,
-                 real_board: bool = False, limits: Limits | None = None, matrix: Any = None) -> None:
+                 real_board: bool = False, limits: WebLimits | None = None, matrix: Any = None) -> None:
         self.config = config
         size = BOARD_SIZES.get(config.variant, 8)
         # the physical pieces, moved by the test; ``matrix``: its switch matrix, faults planted

@@ -15,7 +15,7 @@ from _pdnhelpers import peak_memory, read_file, read_text, steps
 
 from rules.pdn import PdnReader, write_game
 from rules.pdn.encoding import DecodedLines
-from rules.pdn.limits import Limits
+from rules.pdn.limits import ReadLimits
 from rules.pdn.reader import text_lines
 
 MB = 1_000_000
@@ -68,7 +68,7 @@ def test_item_17_a_long_tag_value_is_refused_with_its_length(tmp_path: Path) -> 
 
 
 def test_item_17_a_game_holds_a_bounded_number_of_items() -> None:
-    small = Limits(game_items=50)
+    small = ReadLimits(game_items=50)
     moves = "\n".join(f"{n}. 46-41 1-6 {n + 1}. 41-46 6-1" for n in range(1, 200, 2))
     text = f"{KINGS}\n{moves} *\n[Event \"next\"]\n1. 32-28 *\n"
     games = list(PdnReader(text_lines(text), validate=True, limits=small))
@@ -83,7 +83,7 @@ def test_item_17_a_game_holds_a_bounded_number_of_items() -> None:
 
 def test_item_17_past_the_item_limit_a_game_costs_no_more_memory(tmp_path: Path) -> None:
     """A game four times longer than the limit takes the memory of the limit: the rest is skipped unread."""
-    limits = Limits(game_items=2_000)
+    limits = ReadLimits(game_items=2_000)
     peaks = []
     for lines in (1_000, 4_000):
         path = tmp_path / f"{lines}.pdn"
@@ -103,7 +103,7 @@ def test_item_17_past_the_item_limit_a_game_costs_no_more_memory(tmp_path: Path)
 
 
 def test_item_17_comments_and_whole_games_have_length_limits() -> None:
-    limits = Limits(comment=100, game_chars=1000)
+    limits = ReadLimits(comment=100, game_chars=1000)
     text = "1. 32-28 {" + "word " * 30 + "\n" + "more " * 30 + "} 19-23 *\n"
     (game,) = PdnReader(text_lines(text), limits=limits)
     assert [str(e) for e in game.errors] == [

@@ -15,8 +15,8 @@ from test_connections import closed, stuck_websocket
 from web_harness import live_server
 from websockets.sync.client import connect
 
-from web.hub import TICK_SECONDS, TOO_SLOW, Outbox, TokenBucket
-from web.limits import Limits
+from web.fanout import TICK_SECONDS, TOO_SLOW, Outbox, TokenBucket
+from web.limits import WebLimits
 
 
 def test_outbox_keeps_the_newest_state_and_every_other_message_in_order() -> None:
@@ -75,12 +75,12 @@ def test_a_command_flood_is_slowed_and_watchers_get_at_most_a_state_a_tick(tmp_p
     """Item 5: 5,600 commands a second from one client sent a watcher 87,885 states in 18 s. The flood is now
     taken at the connection's rate (every command still answered, in order), a watcher receives at most one
     state per tick, and a client that stops reading meanwhile keeps a bounded outbox."""
-    limits = Limits(command_rate=200, command_burst=20, outbox_events=32, stuck_seconds=1.0)
+    limits = WebLimits(command_rate=200, command_burst=20, outbox_events=32, stuck_seconds=1.0)
     commands = 300
     # auto_computer off: the gestures stand on the board, as on a real one, so every one of them is a state
     with live_server(tmp_path, opponent="person", human_color="both", limits=limits,
                      auto_computer=False) as live:
-        hub = live.server.app.state.hub
+        hub = live.server.app.state.fanout
         stuck = stuck_websocket(live.url)
         states: list[float] = []
         with connect(ws_url(live.url)) as watcher, connect(ws_url(live.url)) as flood:
@@ -121,3 +121,16 @@ def test_a_command_flood_is_slowed_and_watchers_get_at_most_a_state_a_tick(tmp_p
         assert closed(stuck, 10)
         stuck.close()
         assert all(box.high_water <= limits.outbox_events + 1 for box in hub.outboxes)
+
+
+def test_a_lone_surrogate_is_sent_escaped_in_a_frame_utf8_can_carry() -> None:
+    """A message with a lone surrogate (a hostile name echoed somewhere) would end the client's outbox pump
+    if sent raw: it goes escaped, and reads back as the same text."""
+    import json
+
+    from web.fanout import encode
+
+    text = encode({"type": "message", "text": "name \ud800 and é"})
+    text.encode("utf-8")
+    assert json.loads(text)["text"] == "name \ud800 and é"
+    assert encode({"type": "message", "text": "é"}) == '{"type":"message","text":"é"}'

@@ -26,8 +26,14 @@ TICK_SECONDS = 0.02
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A message as the JSON text sent to clients, with no server path in it."""
-    return redact(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+    """A message as the JSON text sent to clients, with no server path in it. A lone surrogate (which no
+    UTF-8 frame can carry, and would end the client's outbox) is sent escaped, as ``\\udXXX``."""
+    text = redact(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = redact(json.dumps(message, separators=(",", ":")))
+    return text
 
 
 TOO_SLOW = (1013, "too far behind: reload the page")
@@ -90,7 +96,7 @@ class Outbox:
         return f"Outbox({len(self.items)}/{self.cap}, overflowed={self.overflowed}, closing={self.closing})"
 
 
-class Hub:
+class Fanout:
     """Fans the Session's events out to the clients' outboxes. Subscribed to the Session only while there are
     clients (an idle Session then computes no states for nobody)."""
 
@@ -165,7 +171,7 @@ class Hub:
             self.send_to_all(text, state=True)
 
     def __repr__(self) -> str:
-        return f"Hub(clients={len(self.outboxes)}, states_sent={self.states_sent})"
+        return f"Fanout(clients={len(self.outboxes)}, states_sent={self.states_sent})"
 
 
 class TokenBucket:
