@@ -260,7 +260,7 @@ async def measure(actions: int, seed: int, gap: float, conn: Connection, quiet: 
         async with Session(config, board, board, journal_dir=Path(tmp) / "journal") as session:
             board.set_occupancy(session.controller.exp.base)
             await settle(session)
-            state_text = json.dumps({"type": "state", "state": session.state()}, separators=(",", ":"))
+            state_text = json.dumps({"type": "state", "state": session.view()}, separators=(",", ":"))
             async with echo_server() as echo_port:
                 conn.send(("echo", f"ws://127.0.0.1:{echo_port}/echo", state_text, max(actions, 20)))
                 _, rtts = await asyncio.to_thread(conn.recv)

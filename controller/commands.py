@@ -10,8 +10,8 @@ squares; ``ConfirmMove(text)`` commits a move the board cannot show; ``BoardTest
 answers or stops the board's guided self-test.
 ``NewGame.time_control`` is ``"minutes+increment"`` e.g. ``"5+3"``;
 ``NewGame.player`` names the local profile whose rating a game against the built-in engine updates.
-``Outcome`` is what became of a command once the Session handled it: done, refused (a ValueError, with its
-message) or failed (any other error, with its reason).
+``CommandOutcome`` is what became of a command once the Session handled it: done, refused (``Refused``, the
+person's mistake, with its message) or failed (any other error, with its reason).
 """
 
 from __future__ import annotations
@@ -487,7 +487,7 @@ class LessonStep(Command):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class CommandOutcome:
     """What became of one handled command: ``done``, ``refused`` (the person's mistake: the reason is the
     ``Refused`` error's message) or ``failed`` (ours: the reason names the error, e.g. "Too many open
     files")."""
@@ -502,7 +502,7 @@ class Outcome:
             raise ValueError(f"outcome: the status must be done, refused or failed, got {self.status!r}")
 
     @classmethod
-    def of(cls, exc: BaseException | None) -> Outcome:
+    def of(cls, exc: BaseException | None) -> CommandOutcome:
         """The outcome of handling that raised ``exc`` (None: done). An OSError gives its reason without the
         file name, which is a path of the server."""
         if exc is None:

@@ -1,7 +1,7 @@
 """Typed events the controller sends to the outside world (web page, broadcast, recorder, tests).
 
 Each event is a frozen dataclass with a ``kind`` string and ``to_json()`` giving a JSON-ready dict.
-The events: ``StateChanged``, ``MoveCommitted``, ``FrameShown``, ``Refusal``, ``OutOfSync``,
+The events: ``ViewChanged``, ``MoveCommitted``, ``FrameShown``, ``Refusal``, ``OutOfSync``,
 ``EngineProgress``, ``GameOver``, ``BroadcastMoved`` and ``Message``; what they mean for a page is in
 controller/README.md ("Events, clocks, games on disk"). Changes are additive only: the web page and the tests
 read these fields.
@@ -40,11 +40,15 @@ class Event:
 
 
 @dataclass(frozen=True)
-class StateChanged(Event):
-    """Anything visible changed: ``state`` is the same dict ``Session.state()`` returns."""
+class ViewChanged(Event):
+    """Anything visible changed: ``view`` is the same dict ``Session.view()`` returns (the wire's ``state``,
+    which the page reads)."""
 
     kind: ClassVar[str] = "state"
-    state: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    view: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    def _payload(self) -> dict[str, Any]:
+        return {"state": self.view}
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ on the LEDs and shows them on the page. The person can mask a broken square (pag
 controller then sees on it whatever makes the board's reading legal, so the game is trusted for it, and a
 move the board cannot see (a piece put on a masked square) is confirmed by hand. A chattering square is held
 at its settled reading. The Table owns one: it hands it each reading, asks it what the game should see,
-and overlays its fault squares on the one frame that leaves the Table. It reads the game through ``GameView``
+and overlays its fault squares on the one frame that leaves the Table. It reads the game through ``GameFacts``
 and never calls the Controller.
 """
 
@@ -46,7 +46,7 @@ once this share of the position reads, and only one fault explaining the rest is
 seconds to move the pieces, and a board half done is no broken board."""
 
 
-class GameView(Protocol):
+class GameFacts(Protocol):
     """What board health reads of the game (the Controller satisfies it; health never calls it)."""
 
     @property
@@ -78,7 +78,7 @@ class BoardHealth:
     ``masked_squares``); ``check_after``: seconds of stillness before a disagreement is examined.
     """
 
-    def __init__(self, game: GameView, *, say: Say, wires: WireMap, clock: Clock, masked: str = "",
+    def __init__(self, game: GameFacts, *, say: Say, wires: WireMap, clock: Clock, masked: str = "",
                  check_after: float = 5.0, can_fail: bool = True) -> None:
         self.game = game
         self.can_fail = can_fail
@@ -142,9 +142,9 @@ class BoardHealth:
         for cell in self.sensors.note(raw, now):
             self._found([SensorFault(FaultKind.CHATTER, (cell,), *_wires_of(self.wires, cell))], now)
         self.raw = raw
-        return self.view(now)
+        return self.trusted(now)
 
-    def view(self, now: float) -> frozenset[Cell]:
+    def trusted(self, now: float) -> frozenset[Cell]:
         """The reading as the controller should see it: chattering squares settled, masked squares trusted."""
         return self._trusting(self.sensors.steady(self.raw, now))
 
@@ -195,9 +195,9 @@ class BoardHealth:
 
     # --- after every input -------------------------------------------------------------------------------
     def follow(self, now: float) -> frozenset[Cell] | None:
-        """After an input: the view the game should see now, when it differs from what it saw (masked
+        """After an input: the reading the game should see now, when it differs from what it saw (masked
         squares after the game moved on); None when it is current, or while the self-test has the board (whose
-        time this is). The Table feeds the view and asks again: a view may commit a move."""
+        time this is). The Table feeds it and asks again: a reading may commit a move."""
         if self.test is not None:
             self.test_tick(now)
             return None
@@ -206,8 +206,8 @@ class BoardHealth:
             self._game, self._epoch, self._checked, self._unseen = key, now, False, ()
             self._still_since = max(self._still_since, now)
             self.sensors.moved(now)
-        view = self.view(now)
-        return None if view == self.game.occupancy else view
+        trusted = self.trusted(now)
+        return None if trusted == self.game.occupancy else trusted
 
     def after_input(self, now: float) -> None:
         """Once the game has seen the board: look for faults when it has been still long enough, and offer
@@ -458,7 +458,7 @@ class BoardHealth:
         return self.link is None or self.link.ok
 
     # --- the page ------------------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
         """What the page shows of the board's health (merged into the Session's state)."""
         link = None if self.link is None else {"state": self.link.state, "port": self.link.port,
                                                 "reason": self.link.reason}

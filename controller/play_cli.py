@@ -380,7 +380,7 @@ async def _line(session: Session, device: SimulatedDevice | None, line: str) -> 
     elif verb == "confirm" and len(words) == 2:
         await session.send(cmd.ConfirmMove(words[1]))
     elif verb == "health":
-        print(health_report(session.state()))
+        print(health_report(session.view()))
     elif verb == "exercise" and len(words) <= 3:
         variant = words[1] if len(words) > 1 else session.controller.variant.id
         await session.send(cmd.StartExercise(variant, words[2] if len(words) > 2 else ""))
@@ -464,7 +464,7 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
 async def _run_session(session: Session, device: SimulatedDevice | None, config: Config,
                        lines: Iterable[str] | None, web: bool) -> int:
     async with session, broadcasting(session, config):
-        for message in session.state()["messages"]:   # said while starting (a resumed game), before we listen
+        for message in session.view()["messages"]:   # said while starting (a resumed game), before we listen
             print(f"[{message['level']}] {message['text']}")
         events = session.subscribe()
         printer = asyncio.create_task(_printer(events))
@@ -481,7 +481,7 @@ async def _run_session(session: Session, device: SimulatedDevice | None, config:
         await session.idle()
         await _computer(session, device)
         await _printed(events)
-        print(render(session.state()))
+        print(render(session.view()))
         interactive = lines is None
         if interactive:
             shapes = session.controller.exp.shapes
@@ -513,7 +513,7 @@ async def _run_session(session: Session, device: SimulatedDevice | None, config:
                 continue
             await _computer(session, device)
             await _printed(events)
-            print(render(session.state()))
+            print(render(session.view()))
         if not quit_asked and (server is not None or device is None):
             # Input ended (or the game did): a real board and the web page stay in play until Ctrl-C, so a
             # service with no terminal keeps running and the next game starts when the pieces are set up.

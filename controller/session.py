@@ -2,10 +2,10 @@
 
 Sensor snapshots (from the backend's thread), commands (web page, command line), engine answers and the
 results of background work all go through one asyncio queue and are handed to the Table in order on the
-loop; subscribers receive every Event. After every handled input the state is compared with the last one
-sent and a StateChanged goes out whenever it differs (timers, clocks and engine progress included). ``send()``
-returns a future of the command's Outcome: done, refused (``Refused``: the person's mistake, said as it is)
-or failed (anything else: ours, logged).
+loop; subscribers receive every Event. After every handled input the page's view is compared with the last
+one sent and a ViewChanged goes out whenever it differs (timers, clocks and engine progress included).
+``send()`` returns a future of the command's CommandOutcome: done, refused (``Refused``: the person's
+mistake, said as it is) or failed (anything else: ours, logged).
 The Session implements the Table's ``Ports``: the LEDs at the configured brightness, the engines
 (controller/consult.py: the built-in engine's process, an external Hub or DXP engine), worker threads.
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
@@ -67,10 +67,10 @@ class LinkChanged:
 
 @dataclass(frozen=True)
 class _Sent:
-    """A command on the queue with the future its Outcome goes to."""
+    """A command on the queue with the future its CommandOutcome goes to."""
 
     command: cmd.Command
-    outcome: asyncio.Future[cmd.Outcome]
+    outcome: asyncio.Future[cmd.CommandOutcome]
 
 
 _Item = Occupancy | LinkChanged | LinkStatus | _Sent | EngineAnswer | Answered[Any] | None
@@ -263,18 +263,18 @@ class Session:
         with contextlib.suppress(ValueError):
             self._subscribers.remove(queue)
 
-    async def send(self, command: cmd.Command) -> asyncio.Future[cmd.Outcome]:
+    async def send(self, command: cmd.Command) -> asyncio.Future[cmd.CommandOutcome]:
         """Queue a command; it is handled in order with the board's snapshots. The future returned gives its
-        Outcome once handled (done, refused with the reason, failed with the reason)."""
+        CommandOutcome once handled (done, refused with the reason, failed with the reason)."""
         inbox = self.inbox
         assert inbox.queue is not None and inbox.loop is not None, "the session is not started"
         sent = _Sent(command, inbox.loop.create_future())
         await inbox.queue.put(sent)
         return sent.outcome
 
-    def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload: ``Table.state``)."""
-        return self.table.state()
+    def view(self) -> dict[str, Any]:
+        """What the page shows, JSON-ready (the ViewChanged payload: ``Table.view``)."""
+        return self.table.view()
 
     @property
     def simulated(self) -> SimulatedDevice | None:
@@ -307,14 +307,14 @@ class Session:
         self._broadcast_state()
 
     def _broadcast_state(self) -> None:
-        """Send StateChanged when the visible state differs from the last one sent (the one mechanism)."""
+        """Send ViewChanged when the page's view differs from the last one sent (the one mechanism)."""
         if not self._subscribers:
             self._last_state = None
             return
-        state = self.state()
+        state = self.view()
         if state != self._last_state:
             self._last_state = state
-            self.emit(ev.StateChanged(state))
+            self.emit(ev.ViewChanged(state))
 
     async def _ticker(self) -> None:
         queue = self.inbox.queue
@@ -345,9 +345,9 @@ class Session:
                 self._broadcast_state()
                 queue.task_done()
                 if sent is not None and not sent.outcome.done():
-                    outcome = cmd.Outcome.of(error)
+                    outcome = cmd.CommandOutcome.of(error)
                     if outcome.status == "done" and len(self.controller.save_errors) > failed_saves:
-                        outcome = cmd.Outcome("failed", self.controller.save_errors[-1].reason)
+                        outcome = cmd.CommandOutcome("failed", self.controller.save_errors[-1].reason)
                     sent.outcome.set_result(outcome)
 
     def _hand_to_table(self, item: _Item) -> None:

@@ -4,10 +4,10 @@ A ``Table`` owns the Controller (the rules of the hands and the game), board hea
 trusted for) and the lesson desk, and is fed values: ``feed(squares, now)`` with each reading of the board,
 ``command(c, now)`` with each command (one dispatch table), ``engine_answered``, ``answered`` (background
 work done), ``link``/``link_status``, and ``tick(now)`` when ``next_deadline()`` falls due. After each input
-the same follow-up runs: health's view fed until the game sees what the board shows, faults looked for, the
-lesson followed, the virtual board's pieces moved. It reaches the outside only through ``Ports``
-(controller/ports.py). One frame leaves it (``frame``): the game's, with the squares at fault lit, or the
-board test's; the board's LEDs and the page both get that one.
+the same follow-up runs: health's trusted reading fed until the game sees what the board shows, faults
+looked for, the lesson followed, the virtual board's pieces moved. It reaches the outside only through
+``Ports`` (controller/ports.py). One frame leaves it (``frame``): the game's, with the squares at fault lit,
+or the board test's; the board's LEDs and the page both get that one.
 
 Drivers: the Session (asyncio, a real or virtual board), ``sensorlog.replay`` (a log on a simulated clock),
 ``hands.Hands`` (the storm's simulated hands), the tests.
@@ -55,7 +55,7 @@ DRAW_MARGIN = 30
 HINT_SECONDS = 2.0
 DRAW_SECONDS = 1.0
 FOLLOW_VIEWS = 3
-"""Health's view is fed at most this often after one input (a view may commit a move, which changes it)."""
+"""Health's reading is fed at most this often after one input (one may commit a move, which changes it)."""
 
 
 class Table:
@@ -121,9 +121,9 @@ class Table:
         """A reading of the board: every occupied square (the device's view, before health)."""
         if self.sensor_log is not None:
             self.sensor_log.occupancy(now, squares)
-        view = self.health.reading(squares, now)     # chattering squares settled, masked ones trusted
-        if not self.health.testing:                  # the self-test has the board meanwhile
-            self._see(view, now)
+        trusted = self.health.reading(squares, now)   # chattering squares settled, masked ones trusted
+        if not self.health.testing:                    # the self-test has the board meanwhile
+            self._see(trusted, now)
         self._handled(now)
 
     def command(self, c: cmd.Command, now: float) -> None:
@@ -187,10 +187,10 @@ class Table:
     def _follow(self, now: float) -> None:
         ctl, health = self.controller, self.health
         for _ in range(FOLLOW_VIEWS):
-            view = health.follow(now)
-            if view is None:
+            trusted = health.follow(now)
+            if trusted is None:
                 break
-            self._see(view, now)
+            self._see(trusted, now)
         health.after_input(now)
         self.lessons.follow(ctl)
         self._arrange()
@@ -198,12 +198,13 @@ class Table:
         self.rating.refresh(ctl.settings)
         self._light()
 
-    def _see(self, view: frozenset[Cell], now: float) -> None:
-        """The game sees ``view`` (health's view of the board): the one way a reading reaches the game."""
-        self.controller.snapshot(view, now)
+    def _see(self, trusted: frozenset[Cell], now: float) -> None:
+        """The game sees ``trusted`` (health's reading of the board): the one way a reading reaches it."""
+        self.controller.snapshot(trusted, now)
 
     def _light(self) -> None:
-        """Send the one frame (health's view of the game's LEDs) to the board and the page when it changed."""
+        """Send the one frame (the game's LEDs with health's fault squares) to the board and the page when it
+        changed."""
         frame = self.health.leds()
         if frame is None or frame == self.frame:
             return
@@ -301,7 +302,7 @@ class Table:
         if self._save_unfinished():
             ctl.new_game(settings)
             self._fit_board()
-            self._see(self.health.view(self.clock.now()), self.clock.now())
+            self._see(self.health.trusted(self.clock.now()), self.clock.now())
 
     def _setup_position(self, c: cmd.SetupPosition) -> None:
         settings = dataclasses.replace(self.controller.settings, fen=c.fen)
@@ -323,7 +324,7 @@ class Table:
         finally:
             ctl.pdn_dir = library
         self._fit_board()
-        self._see(self.health.view(self.clock.now()), self.clock.now())
+        self._see(self.health.trusted(self.clock.now()), self.clock.now())
         return True
 
     def run_in_background(self, work: Work[T], then: Callable[[T], None]) -> StopFlag:
@@ -505,17 +506,17 @@ class Table:
         }
 
     # --- the state the page shows -----------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """The full JSON-ready state (the StateChanged payload): the game, the person's rating, whether the
+    def view(self) -> dict[str, Any]:
+        """The full JSON-ready state (the ViewChanged payload): the game, the person's rating, whether the
         computer's moves play themselves (None on a real board, where they never do), the broadcast place,
         the board's health (a board that does not answer is not connected, whatever the game last heard),
         the lesson, and the one frame on the LEDs."""
         ctl, health = self.controller, self.health
         auto = self.auto_computer if self.simulated is not None else None
         place = self.broadcast_place.to_json() if self.broadcast_place is not None else None
-        state = (view.game_state(ctl)
+        state = (view.game_view(ctl)
                  | {"rating": self.rating.to_json(), "auto_computer": auto, "broadcast": place}
-                 | health.state()
+                 | health.view()
                  | {"lesson": self.lessons.to_json(ctl), "exercise_variants": self.lessons.variants})
         state["board_connected"] = state["board_connected"] and health.link_ok
         state["leds"] = ev.frame_to_json(self.frame) if self.frame is not None else []

@@ -1,4 +1,4 @@
-"""What the page sees of the game: the game part of the ``StateChanged`` payload, in one place.
+"""What the page sees of the game: the game part of the ``ViewChanged`` payload, in one place.
 
 With ``events.py`` and ``commands.py`` it makes up the page's contract: its keys and their values are what
 the web page (and a sensor log's replay) read.
@@ -18,11 +18,11 @@ from .states import COMPUTER_THINKING
 if typing.TYPE_CHECKING:
     from .machine import Controller
 
-__all__ = ["game_state"]
+__all__ = ["game_view"]
 
 
-def game_state(ctl: Controller) -> dict[str, Any]:
-    """The full JSON-ready state of ``ctl``'s game for a newly connected client (StateChanged payload)."""
+def game_view(ctl: Controller) -> dict[str, Any]:
+    """The full JSON-ready state of ``ctl``'s game for a newly connected client (ViewChanged payload)."""
     board = ctl.game.board
     pieces = [{"row": r, "col": c, "color": color_name(color), "king": king}
               for (r, c), (color, king) in sorted(ctl.exp.pieces.items())]

@@ -259,8 +259,9 @@ def test_the_cycle_check_counts_function_local_imports_and_not_type_checking_one
 # The controller's core is sans-IO, as h11 is: fed values, it never runs a loop, a thread, a process, a socket
 # or a database of its own. The Session (asyncio), the engine routing (threads), the ratings (sqlite) and the
 # command-line tools do that around it.
-CORE = ("machine", "states", "table", "ports", "offline", "errors", "inference", "hints", "record", "journal",
-        "health", "lessons", "exercises", "replay", "commands", "events", "settings")
+CORE = ("machine", "states", "state_names", "reading", "host", "watch", "voice", "view", "claims", "table",
+        "ports", "offline", "errors", "inference", "lights", "record", "journal", "health", "lessons",
+        "exercises", "replay", "commands", "events", "settings")
 SHELL_ONLY = {"asyncio", "threading", "multiprocessing", "socket", "sqlite3", "concurrent", "selectors"}
 
 

@@ -105,7 +105,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     async def api_state(request: Request) -> Response:
         if why := view_refused(request):
             return forbidden(why, "access token required")
-        return JSONResponse(dispatcher.hello() | {"state": session.state()})
+        return JSONResponse(dispatcher.hello() | {"state": session.view()})
 
     async def api_command(request: Request) -> Response:
         if not same_origin(request.headers):
@@ -218,7 +218,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
             return
         await ws.accept()
         client = WebSocketClient(ws, fanout, dispatcher, tokens, limits, throttled)
-        await client.serve(dispatcher.hello() | {"state": session.state()})
+        await client.serve(dispatcher.hello() | {"state": session.view()})
 
     async def states_module(request: Request) -> Response:
         return Response(states_js, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

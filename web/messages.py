@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from controller.commands import Command, Lift, NewGame, Outcome, Place, SetupPosition
-from controller.events import Event, StateChanged
+from controller.commands import Command, CommandOutcome, Lift, NewGame, Place, SetupPosition
+from controller.events import Event, ViewChanged
 from readers import ReadError, loads, shown
 from rules.options import SPECS, OptionSpec
 
@@ -43,7 +43,7 @@ def event_message(event: Event) -> dict[str, Any]:
     """The JSON message for one controller event: ``{"type": "event", "kind": ..., "data": ...}``; a
     state change is sent as ``{"type": "state", "state": ...}`` so the page simply re-renders."""
     data = event.to_json()
-    if event.kind == StateChanged.kind:
+    if event.kind == ViewChanged.kind:
         return {"type": "state", "state": data.get("state", data)}
     return {"type": "event", "kind": event.kind, "data": data}
 
@@ -199,7 +199,7 @@ class Dispatcher:
             raise ClientError(f"unknown message type {kind!r}; expected 'command', 'setup' or 'ping'")
         self.options.check_control(message.get("token"))
         if kind == "setup":
-            state = self.session.state()
+            state = self.session.view()
             try:
                 fen = hand_fen(str(state.get("variant")), message.get("pieces"), message.get("turn"))
             except ClientError:
@@ -215,14 +215,15 @@ class Dispatcher:
         command = self._command(payload)
         return command_reply(type(command).__name__, await self.run(command))
 
-    async def run(self, command: Command) -> Outcome:
-        """Send ``command`` to the Session and wait for its Outcome (failed when it takes too long)."""
+    async def run(self, command: Command) -> CommandOutcome:
+        """Send ``command`` to the Session and wait for its CommandOutcome (failed when it takes too long)."""
         outcome = await self.session.send(command)
         try:
             async with asyncio.timeout(self.command_timeout):
                 return await asyncio.shield(outcome)
         except TimeoutError:
-            return Outcome("failed", f"the controller did not handle it within {self.command_timeout:g} s")
+            took = f"the controller did not handle it within {self.command_timeout:g} s"
+            return CommandOutcome("failed", took)
 
     def _command(self, payload: dict[str, Any]) -> Command:
         """The Command ``payload`` asks for, checked against the rules and the board (ClientError if not)."""
@@ -238,7 +239,7 @@ class Dispatcher:
             if not is_virtual(self.session):
                 name = type(command).__name__
                 raise ClientError(f"{name} needs the virtual board; this board has real sensors")
-            state = self.session.state()
+            state = self.session.view()
             rows, cols = _board_size(state)
             row, col = command.row, command.col
             if not (type(row) is int and type(col) is int and 0 <= row < rows and 0 <= col < cols):
@@ -248,7 +249,7 @@ class Dispatcher:
     def _check_position(self, command: NewGame | SetupPosition) -> None:
         """Refuse a new game or set-up whose variant or FEN the rules core does not accept."""
         new_game = command if isinstance(command, NewGame) else None
-        variant_id = (new_game and new_game.variant) or self.session.state().get("variant")
+        variant_id = (new_game and new_game.variant) or self.session.view().get("variant")
         try:
             variant = rules.get_variant(str(variant_id), **((new_game and new_game.variant_options) or {}))
             fen = command.fen
@@ -274,7 +275,7 @@ def _request_id(value: object) -> int | str | None:
     return None
 
 
-def command_reply(command: str, outcome: Outcome) -> dict[str, Any]:
+def command_reply(command: str, outcome: CommandOutcome) -> dict[str, Any]:
     """``{"type": "reply", "command": "Resign", "outcome": "done"}``; ``reason`` when refused or failed."""
     reply = {"type": "reply", "command": command, "outcome": outcome.status}
     if outcome.status != "done":

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.commands import Command, Outcome
+from controller.commands import Command, CommandOutcome
 from controller.events import Event
 from firmware_bridge.simulated import SimulatedDevice
 
@@ -23,11 +23,11 @@ class BoardSession(Protocol):
     def simulated(self) -> SimulatedDevice | None:
         """The virtual board when the session runs on one (its squares may be clicked), else None."""
 
-    def state(self) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
         """The whole JSON-ready state the page renders."""
 
-    async def send(self, command: Command) -> asyncio.Future[Outcome]:
-        """Queue ``command``; the future gives its Outcome once handled."""
+    async def send(self, command: Command) -> asyncio.Future[CommandOutcome]:
+        """Queue ``command``; the future gives its CommandOutcome once handled."""
 
     def subscribe(self) -> asyncio.Queue[Event]:
         """A queue that receives every event from now on."""

@@ -76,7 +76,7 @@ class Broadcasting(Protocol):
     def broadcast_place(self) -> BroadcastPlace | None: ...
     def subscribe(self) -> asyncio.Queue[ev.Event]: ...
     def unsubscribe(self, queue: asyncio.Queue[ev.Event]) -> None: ...
-    def state(self) -> dict[str, Any]: ...
+    def view(self) -> dict[str, Any]: ...
 
 
 class Publisher:
@@ -158,7 +158,7 @@ class Publisher:
                 event = await queue.get()
                 if isinstance(event, ev.BroadcastMoved):
                     await self._move(BroadcastPlace.from_json(event.place))
-                elif isinstance(event, ev.MoveCommitted | ev.GameOver | ev.StateChanged):
+                elif isinstance(event, ev.MoveCommitted | ev.GameOver | ev.ViewChanged):
                     self._sync()
         finally:
             self.session.unsubscribe(queue)
@@ -206,7 +206,7 @@ class Publisher:
                                 "headers": self.settings.headers, "entries": self.tail.entries}, retain=True)
 
     def _publish_status(self, force: bool = False) -> None:
-        state = self.session.state()
+        state = self.session.view()
         status = {"v": VERSION, "online": True, "state": state["state"],
                   "board_connected": state["board_connected"],
                   "out_of_sync": top(state["state"]) == OUT_OF_SYNC,

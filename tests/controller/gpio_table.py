@@ -113,7 +113,7 @@ class GpioTable:
         await self.settled()
 
     def messages(self) -> list[str]:
-        return [m["text"] for m in self.session.state()["messages"]]
+        return [m["text"] for m in self.session.view()["messages"]]
 
     def said(self, words: str) -> list[str]:
         return [text for text in self.messages() if words in text]

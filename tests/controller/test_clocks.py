@@ -12,7 +12,7 @@ from controller import events as ev
 from controller.clocks import GameClocks, TimeControl, TimeControlError
 from controller.session import Session
 from controller.settings import GameSettings
-from controller.view import game_state
+from controller.view import game_view
 from rules.pdn import read_games
 
 
@@ -38,21 +38,21 @@ def test_game_clocks_run_only_for_the_side_to_move() -> None:
 def test_clocks_in_state_and_pdn_then_loss_on_time(tmp_path: Path) -> None:
     r = Rig("english", tmp_path, time_control="1+2")
     start = {"white": 60, "black": 60, "running": "black", "time_control": "1+2"}
-    assert game_state(r.ctl)["clocks"] == start
+    assert game_view(r.ctl)["clocks"] == start
     r.wait(10)
     r.move("11-15")   # black (first in English) thinks 10 s, moves in 0.1 s, then 0.5 s pass
-    clocks = game_state(r.ctl)["clocks"]
+    clocks = game_view(r.ctl)["clocks"]
     assert clocks["running"] == "white"
     assert clocks["black"] == 52   # 60 - 10.1 + 2, shown rounded up
     assert clocks["white"] == 60   # 59.5 left
     assert r.ctl.records[-1].clocks == (60.0, 51.9) and r.ctl.records[-1].seconds == pytest.approx(10.1)
     r.move("22-18")
-    assert game_state(r.ctl)["clocks"]["running"] == "black"
+    assert game_view(r.ctl)["clocks"]["running"] == "black"
     r.wait(100)   # black's flag falls
     assert r.state == "game_over"
     over = r.of(ev.GameOver)[-1]
     assert over.result == "1-0" and "time" in over.reason and "black" in over.reason
-    assert game_state(r.ctl)["clocks"]["black"] == 0 and game_state(r.ctl)["clocks"]["running"] is None
+    assert game_view(r.ctl)["clocks"]["black"] == 0 and game_view(r.ctl)["clocks"]["running"] is None
     [path] = tmp_path.glob("*-english.pdn")
     text = path.read_text()
     assert '[TimeControl "1+2"]' in text and '[Result "1-0"]' in text
@@ -103,13 +103,13 @@ def test_pdn_on_demand_is_replaced_by_the_finished_game(tmp_path: Path) -> None:
 def test_bad_new_game_changes_nothing() -> None:
     r = Rig("english")
     r.move("11-15")
-    before = game_state(r.ctl)
+    before = game_view(r.ctl)
     for settings, words in ((lambda: GameSettings("international", fen="W:W99:B1"), "FEN"),
                             (lambda: GameSettings("checkers-on-mars"), "unknown variant"),
                             (lambda: GameSettings("international", time_control="soon"), "time control")):
         with pytest.raises(ValueError, match=words):
             r.ctl.new_game(settings())
-        assert game_state(r.ctl) == before
+        assert game_view(r.ctl) == before
         assert r.ctl.variant.id == "english" and r.texts == ["11-15"]
 
 
@@ -128,7 +128,7 @@ def test_session_refuses_a_bad_new_game_with_events(tmp_path: Path) -> None:
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
             events = session.subscribe()
-            before = session.state()
+            before = session.view()
             await session.send(cmd.NewGame(variant="international", fen="W:W99:B1", opponent="person"))
             await session.idle()
             got = []
@@ -138,7 +138,7 @@ def test_session_refuses_a_bad_new_game_with_events(tmp_path: Path) -> None:
             errors = [e for e in got if isinstance(e, ev.Message) and e.level == "error"]
             assert refusals and "99" in refusals[0].message
             assert errors and "FEN" in errors[0].text
-            after = session.state()
+            after = session.view()
             assert {k: v for k, v in after.items() if k != "messages"} == \
                 {k: v for k, v in before.items() if k != "messages"}
             # the journal still holds the English game
@@ -155,11 +155,11 @@ def test_the_computers_clock_stops_once_it_has_chosen() -> None:
     r.wait(3.0)                                    # it thinks 3 s
     r.answer_engine("9-13")
     r.wait(60.0)                                   # the person takes a minute to move its piece
-    clocks = game_state(r.ctl)["clocks"]
+    clocks = game_view(r.ctl)["clocks"]
     assert (clocks["black"], clocks["white"], clocks["running"]) == (57, 60, None)
     r.move("9-13")
-    clocks = game_state(r.ctl)["clocks"]
+    clocks = game_view(r.ctl)["clocks"]
     assert (clocks["black"], clocks["running"]) == (59, "white")    # 57 s left plus the 2 s increment
     assert r.ctl.records[-1].seconds == 3.0 and r.ctl.outcome is None
     r.wait(30.0)
-    assert game_state(r.ctl)["clocks"]["white"] == 30              # the person's own turn runs as before
+    assert game_view(r.ctl)["clocks"]["white"] == 30              # the person's own turn runs as before

@@ -16,7 +16,7 @@ def test_events_to_json_round_trip_through_json() -> None:
     samples = [ev.MoveCommitted(1, "32-28", "white", "B:W28:B1"), ev.FrameShown(frame),
                ev.Refusal("no", "rule"),
                ev.OutOfSync(((1, 1),), (((2, 2), "black", True),)), ev.EngineProgress(3, 0.5, ("1-2",)),
-               ev.GameOver("1-0", "no legal move"), ev.Message("hi"), ev.StateChanged({"a": 1})]
+               ev.GameOver("1-0", "no legal move"), ev.Message("hi"), ev.ViewChanged({"a": 1})]
     for event in samples:
         data = json.loads(json.dumps(event.to_json()))
         assert data["kind"] == event.kind

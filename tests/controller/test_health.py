@@ -67,13 +67,13 @@ def test_a_reed_stuck_closed_on_an_empty_square(tmp_path: Path) -> None:
         assert "row R3 (GPIO 12) and column C3 (GPIO 18)" in text and "`mask 18`" in text
         assert found_at(t) - still <= CHECK + 0.01
         assert FAULT in await colors(t, t.sq("18"))
-        [fault] = t.session.state()["board_health"]["faults"]
+        [fault] = t.session.view()["board_health"]["faults"]
         assert fault["kind"] == "stuck" and fault["squares"] == ["18"] and fault["mask"] == [[3, 3]]
         await t.send(cmd.MaskSquares(((3, 3),)))
         assert t.ctl.state == "person.idle" and FAULT not in await colors(t, t.sq("18"))
         await t.move("11-15")
         await t.move("22-18")                     # lands on the masked square: the board cannot see it
-        assert t.session.state()["board_health"]["unseen"] == ["22-18"] and t.texts == ["11-15"]
+        assert t.session.view()["board_health"]["unseen"] == ["22-18"] and t.texts == ["11-15"]
         assert t.said("The board cannot see a piece on 18 (masked): if you put it there, confirm 22-18")
         await t.send(cmd.ConfirmMove("22-18"))
         await t.move("15x22")                     # takes the piece on 18 and lands where it can be seen
@@ -109,7 +109,7 @@ def test_two_shorted_column_wires_at_the_set_up(tmp_path: Path) -> None:
         await t.wait(CHECK + 0.5)
         [text] = t.said("read alike")
         assert "column wires C2 (GPIO 17) and C3 (GPIO 18) read alike" in text and "solder bridge" in text
-        [fault] = t.session.state()["board_health"]["faults"]
+        [fault] = t.session.view()["board_health"]["faults"]
         assert fault["mask"] == [[r, c] for r in range(8) for c in (2, 3) if (r + c) % 2]
         await t.send(cmd.MaskSquares(tuple(tuple(cell) for cell in fault["mask"])))  # type: ignore[misc]
         assert t.ctl.state == "person.idle"
@@ -129,9 +129,9 @@ def test_a_reed_that_sticks_under_a_piece_mid_game(tmp_path: Path) -> None:
         await t.move("11-15")
         t.matrix.stick(t.sq("22"))
         await t.move("22-18", settle=CHECK - 0.1)   # 22 lifted, 18 put down: the board is still from here
-        assert t.session.state()["board_health"]["unseen"] == []
+        assert t.session.view()["board_health"]["unseen"] == []
         await t.wait(0.2)                            # the check time has passed: asked at once
-        assert t.texts == ["11-15"] and t.session.state()["board_health"]["unseen"] == ["23-18", "22-18"]
+        assert t.texts == ["11-15"] and t.session.view()["board_health"]["unseen"] == ["23-18", "22-18"]
         assert t.said("The board cannot tell which move was made (a sensor seems not to see it): 23-18 or "
                       "22-18? Confirm it")
         await t.send(cmd.ConfirmMove("22-18"))
@@ -157,9 +157,9 @@ def test_a_dead_landing_square_mid_game(tmp_path: Path) -> None:
         await t.set_up()
         await t.move("11-15")
         await t.move("22-18", settle=CHECK - 0.1)
-        assert t.session.state()["board_health"]["unseen"] == []
+        assert t.session.view()["board_health"]["unseen"] == []
         await t.wait(0.2)
-        assert t.texts == ["11-15"] and t.session.state()["board_health"]["unseen"] == ["22-17", "22-18"]
+        assert t.texts == ["11-15"] and t.session.view()["board_health"]["unseen"] == ["22-17", "22-18"]
         assert t.said("22-17 or 22-18? Confirm it")
         await t.send(cmd.ConfirmMove("22-18"))
         assert t.texts == ["11-15", "22-18"]
@@ -185,11 +185,11 @@ def test_a_row_wire_that_breaks_mid_game(tmp_path: Path) -> None:
                                "21, 22, 23, 24")
         for name in ("21", "24"):
             assert FAULT in await colors(t, t.sq(name))
-        [fault] = t.session.state()["board_health"]["faults"]
+        [fault] = t.session.view()["board_health"]["faults"]
         await t.send(cmd.MaskSquares(tuple(tuple(cell) for cell in fault["mask"])))  # type: ignore[misc]
         assert t.ctl.state == "person.idle"
         await t.move("24-19")                     # 23 and 24 could both have gone to 19: never guessed
-        assert t.texts == ["11-15"] and t.session.state()["board_health"]["unseen"] == ["24-19", "23-19"]
+        assert t.texts == ["11-15"] and t.session.view()["board_health"]["unseen"] == ["24-19", "23-19"]
         assert t.said("The board cannot see which piece moved (masked squares): 24-19 or 23-19? Confirm it")
         await t.send(cmd.ConfirmMove("24-19"))
         await t.move("15x24")                     # lands on the broken row: confirmed by hand
@@ -239,7 +239,7 @@ def test_a_chattering_reed_is_counted_named_and_never_refuses_a_move(tmp_path: P
         await t.wait(2.0)
         [text] = t.said("chatters")
         assert text.startswith("The sensor under 15 chatters") and "row R4 (GPIO 13)" in text
-        assert t.session.state()["board_health"]["chatter"] == 1
+        assert t.session.view()["board_health"]["chatter"] == 1
         t.matrix.lift(t.sq("22"))
         await t.wait(0.4 - (t.clock.now() - start) % 0.4)   # to the next flicker
         t.matrix.place(t.sq("18"))                          # put down while 15 reads empty
@@ -268,7 +268,7 @@ def test_a_dead_reed_on_the_simulated_board(tmp_path: Path) -> None:
             await session.idle()
             clock.advance(CHECK)
             await until("the dead reed to be named", lambda: bool(session.health.faults))
-            text = session.state()["board_health"]["faults"][0]["text"]
+            text = session.view()["board_health"]["faults"][0]["text"]
             assert text.startswith("The sensor under 9 seems dead") and "row R5 and column C1" in text
             await session.send(cmd.MaskSquares(((5, 1),)))
             await session.idle()
@@ -292,7 +292,7 @@ def test_the_board_test_runs_through_the_session_and_gives_the_board_back(tmp_pa
             board.advance(0.1)
             await session.send(cmd.BoardTest("start"))
             await session.idle()
-            test = lambda: session.state()["board_test"]  # noqa: E731
+            test = lambda: session.view()["board_test"]  # noqa: E731
             assert test()["running"] and test()["phase"] == "leds" and board.frame.lights   # its LED walk
             await session.send(cmd.BoardTest("answer", "c3"))     # seen enough: c3 stayed dark
             await session.idle()

@@ -29,7 +29,7 @@ def colored(frame: LedFrame | None, *colors: object) -> set[Cell]:
     return {cell for cell, light in (frame.lights if frame else ()) if light.rgb in colors}
 
 
-async def send(session: Session, command: cmd.Command) -> cmd.Outcome:
+async def send(session: Session, command: cmd.Command) -> cmd.CommandOutcome:
     outcome = await (await session.send(command))
     await session.idle()
     return outcome
@@ -87,7 +87,7 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
             assert ctl.state == "out_of_sync" and not ctl.records
             board.set_occupancy(target)               # the pieces put back as the LEDs show
             await session.idle()
-            assert ctl.state == "person.idle" and not session.state()["lesson"]["solved"]
+            assert ctl.state == "person.idle" and not session.view()["lesson"]["solved"]
 
             assert (await send(session, cmd.LessonStep("hint"))).status == "done"
             solution = ctl.game.board.parse_move(exercise.solution)
@@ -97,7 +97,7 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
             play(board, session, exercise.solution)
             await session.idle()
             assert ctl.messages[-2]["text"].startswith(f"Right: {exercise.solution} is the solution")
-            lesson = session.state()["lesson"]
+            lesson = session.view()["lesson"]
             assert lesson["solved"] and lesson["tries"] == 2 and lesson["player_solved"] == 1
             assert not lesson["finished"]
 
@@ -117,7 +117,7 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
             play(board, session, other)              # off the line: taken back, the line's move named
             await session.idle()
             assert ctl.messages[-1]["text"].startswith(f"{other} is not the line: it goes on with {third}.")
-            assert len(ctl.records) == 2 and session.state()["lesson"]["tries"] == 2
+            assert len(ctl.records) == 2 and session.view()["lesson"]["tries"] == 2
             board.set_occupancy(played)
             await session.idle()
             assert (await send(session, cmd.Hint())).status == "done"   # the hint is the line's move
@@ -127,7 +127,7 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
             assert ctl.computer_shape.move == replies[3]
             session.table.carry_out_shown_move()
             await session.idle()
-            lesson = session.state()["lesson"]
+            lesson = session.view()["lesson"]
             assert lesson["finished"] and ctl.state == "person.idle" and len(ctl.records) == 4
             following = next(e for e in load("english", verify_engine=False).exercises[
                 load("english", verify_engine=False).exercises.index(exercise) + 1:])
@@ -137,11 +137,11 @@ def test_an_exercise_is_set_up_by_light_tried_wrongly_hinted_solved_and_played_o
 
             # next: the exercise after this one; a new exercise asked for: the first one not solved yet
             assert (await send(session, cmd.LessonStep("next"))).status == "done"
-            assert session.state()["lesson"]["id"] == following.id and ctl.state == "setup"
+            assert session.view()["lesson"]["id"] == following.id and ctl.state == "setup"
             assert (await send(session, cmd.StartExercise("english"))).status == "done"
             first_unsolved = next(e for e in load("english", verify_engine=False).exercises
                                   if e.id != exercise.id)
-            assert session.state()["lesson"]["id"] == first_unsolved.id
+            assert session.view()["lesson"]["id"] == first_unsolved.id
         progress = json.loads((tmp_path / "exercises.json").read_text())
         assert progress["player"]["english"] == {"solved": [exercise.id], "tries": {exercise.id: 2}}
         assert not list((tmp_path / "games").glob("*.pdn")), "an exercise is no game for the library"
@@ -172,7 +172,7 @@ def test_an_unknown_exercise_or_variant_is_refused_by_name(tmp_path: Path) -> No
             outcome = await send(session, cmd.StartExercise("english", entry["id"]))
             assert outcome.status == "refused"
             assert outcome.reason.startswith(f"exercise {entry['id']}: wrong solution {entry['solution']}: ")
-            assert session.state()["lesson"] is None and session.controller.state == "setup"
+            assert session.view()["lesson"] is None and session.controller.state == "setup"
 
     asyncio.run(main())
 
@@ -204,7 +204,7 @@ def test_a_replay_steps_forwards_and_backwards_through_a_real_game_with_captures
                 assert ctl.state == "computer.showing"   # the LEDs show the record's next move
                 assert ctl.computer_shape is not None
                 assert ctl.computer_shape.move == game.moves[ply].move
-                assert session.state()["lesson"]["next"] == ctl.computer_shape.text
+                assert session.view()["lesson"]["next"] == ctl.computer_shape.text
                 assert (await send(session, cmd.LessonStep("forward"))).status == "done"
                 assert ctl.game.board.fen() == boards[ply + 1].fen()
             assert [r.text for r in ctl.records] == [boards[i].move_text(n.move)
@@ -218,7 +218,7 @@ def test_a_replay_steps_forwards_and_backwards_through_a_real_game_with_captures
             assert ctl.game.board.fen() == boards[steps - 2].fen()
             await until("the review", lambda: len(session.lessons.lesson.reviews) == len(game.moves), 60)
             await session.idle()
-            review = session.state()["lesson"]["review"]
+            review = session.view()["lesson"]["review"]
             assert review["ply"] == steps - 2 and review["played"] == ctl.records[-1].text
         assert not list((tmp_path / "games").glob("*.pdn")), "a replay is not a new game for the library"
 
@@ -231,7 +231,7 @@ def test_a_pdn_that_does_not_validate_cannot_be_replayed(tmp_path: Path) -> None
         board = SimulatedDevice(8, 8)
         async with Session(Config(variant="english"), board, board, tmp_path) as session:
             await session.idle()
-            before = session.state()
+            before = session.view()
             outcome = await send(session, cmd.StartReplay(pdn=bad))
             assert outcome.status == "refused"
             assert "game 1 (Event 'Bad'): move 3. 12-16" in outcome.reason, outcome.reason
@@ -240,7 +240,7 @@ def test_a_pdn_that_does_not_validate_cannot_be_replayed(tmp_path: Path) -> None
             assert outcome.reason.startswith("cannot replay the PDN text: 1:10: game 1: comment")
             outcome = await send(session, cmd.StartReplay(pdn=bad, game=2))
             assert outcome.status == "refused" and "the PDN text has 1 game, not a game 2" in outcome.reason
-            assert session.state()["lesson"] is None and session.state()["fen"] == before["fen"]
+            assert session.view()["lesson"] is None and session.view()["fen"] == before["fen"]
 
     asyncio.run(main())
 
@@ -297,7 +297,7 @@ def test_stopping_a_replay_leaves_its_position_for_free_play_at_once(tmp_path: P
             assert ctl.state == "computer.showing"      # the LEDs show 4. 28-24 ... the record's next move
             assert (await send(session, cmd.LessonStep("stop"))).status == "done"
             assert ctl.state == "person.idle" and ctl.game.board.fen() == reached and not ctl.records
-            assert session.state()["lesson"] is None and ctl.settings.human_color == "both"
+            assert session.view()["lesson"] is None and ctl.settings.human_color == "both"
             for _ in range(10):                          # time passes: nothing is played by itself
                 await asyncio.sleep(0.05)
                 await session.idle()

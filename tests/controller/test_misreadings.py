@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.sensorlog import Playback, lit, play_back, read_log
-from controller.view import game_state
+from controller.view import game_view
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "sensor-logs"
 
@@ -133,7 +133,7 @@ def test_not_your_turn_is_said_and_lit_at_once(variant: str, lifted: str, move: 
 def test_start_position_early_in_a_game_asks(variant: str, answer: str) -> None:
     result = replayed("start-position-early", variant)
     assert len(result.moves) == 4 and result.state == "out_of_sync", "nothing taken back before the answer"
-    assert game_state(result.controller)["question"] == {"kind": "start_position", "plies": 4}
+    assert game_view(result.controller)["question"] == {"kind": "start_position", "plies": 4}
     assert result.alert is not None and "a new game, or take back all 4?" in result.alert
     assert {color for color, _ in lit(result.frame, result.map).values()} == {"cyan"}
     ctl = result.controller

@@ -49,10 +49,10 @@ async def _computer_move(session: Session, board: SimulatedDevice) -> tuple[str,
     def moved(event: ev.Event) -> bool:
         if isinstance(event, ev.Message):
             messages.append(event)
-        return isinstance(event, ev.StateChanged) and bool(event.state["engine"]["move"])
+        return isinstance(event, ev.ViewChanged) and bool(event.view["engine"]["move"])
 
     event = await next_event(events, moved, timeout=WAIT)
-    return event.state["engine"]["move"], messages, time.monotonic() - started
+    return event.view["engine"]["move"], messages, time.monotonic() - started
 
 
 def _play_first_move(config: Config) -> tuple[str, list[ev.Message], float]:

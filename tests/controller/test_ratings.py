@@ -46,7 +46,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
         async with Session(config, board, board, tmp_path, opponent=_NeverAsked()) as session:
             events = session.subscribe()
             start = Rating(level_rating("english", 4).rating, 350.0)   # unrated: rated from the level chosen
-            assert session.state()["rating"] == {"player": "ann", "variant": "english",
+            assert session.view()["rating"] == {"player": "ann", "variant": "english",
                                                  "rating": start.rating, "rd": 350.0}
             assert not (tmp_path / "ratings.sqlite3").exists()  # reading does not create the database
             await session.send(cmd.NewGame("english", "white", "engine", 4, fen="W:W18:B14"))
@@ -54,7 +54,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             ctl = session.controller
             board.set_occupancy(ctl.exp.base)
             await session.idle()
-            assert session.state()["state"] == "person.idle"
+            assert session.view()["state"] == "person.idle"
             [shape] = ctl.exp.shapes  # 18x9 takes the last black man
             board.lift(shape.origin)
             for sq in shape.captures:
@@ -71,7 +71,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             [(name, variant, rating, rd, vol, games)] = _rows(tmp_path / "ratings.sqlite3")
             assert (name, variant, games) == ("ann", "english", 1)
             assert (rating, rd, vol) == (expected.rating, expected.rd, expected.volatility)
-            state = session.state()
+            state = session.view()
             assert state["rating"] == {"player": "ann", "variant": "english",
                                        "rating": round(expected.rating, 1), "rd": round(expected.rd, 1)}
             assert message.text in [m["text"] for m in state["messages"]]
@@ -84,7 +84,7 @@ def test_a_won_game_against_the_engine_updates_the_rating_as_glicko2_computes(tm
             for sq in shape.captures:
                 board.place(sq)
             await session.idle()
-            assert session.state()["state"] == "person.idle"
+            assert session.view()["state"] == "person.idle"
             board.lift(shape.origin)
             for sq in shape.captures:
                 board.lift(sq)
@@ -124,7 +124,7 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
 
             await session.send(cmd.NewGame("english", "black", "engine", 2, player="zoe"))
             await session.idle()
-            assert session.state()["rating"]["player"] == "zoe"
+            assert session.view()["rating"]["player"] == "zoe"
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
             await session.send(cmd.Resign("black"))
@@ -132,7 +132,7 @@ def test_losses_are_rated_per_player_and_abandoned_or_person_games_are_not(tmp_p
             level_2 = level_rating("english", 2)
             zoe = update(Rating(level_2.rating, 350.0), [Result(level_2, 0.0)])
             await session.idle()
-            assert session.state()["rating"]["rating"] == round(zoe.rating, 1)
+            assert session.view()["rating"]["rating"] == round(zoe.rating, 1)
 
             # abandoned mid-way by a new game: not rated
             await session.send(cmd.NewGame("english", "black", "engine", 2, player="zoe"))
@@ -167,7 +167,7 @@ def test_without_a_data_directory_nothing_is_stored(tmp_path: Path, monkeypatch)
             await session.send(cmd.Resign("black"))
             await next_event(events, ev.GameOver)
             await session.idle()
-            assert session.state()["rating"] is None
+            assert session.view()["rating"] is None
             assert not any(_is_rating_message(e) for e in _drain(events))
     asyncio.run(main_())
     assert not list(tmp_path.rglob("*.sqlite3"))

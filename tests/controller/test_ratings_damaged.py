@@ -80,7 +80,7 @@ def test_the_board_plays_on_over_a_damaged_ratings_file(tmp_path: Path, kind: st
             assert said.text.startswith(f"Your rating could not be updated: {path}: ") and reason in said.text
             await session.send(cmd.NewGame("english", "both", "person", 4))   # and the board plays on
             await session.idle()
-            assert session.state()["state"] != "game_over"
+            assert session.view()["state"] != "game_over"
 
     with caplog.at_level(logging.WARNING):
         asyncio.run(asyncio.wait_for(main_(), 60))

@@ -54,7 +54,7 @@ def _restart(directory: Path) -> dict[str, Any]:
         board = SimulatedDevice(8, 8)
         config = Config(variant="english", human_color="both", opponent="person")
         async with Session(config, board, board, directory, clock=ManualClock(0.0)) as session:
-            return session.state()
+            return session.view()
     return asyncio.run(main())
 
 

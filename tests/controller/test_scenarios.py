@@ -7,7 +7,7 @@ from rig import OPENINGS, Rig
 
 from controller import events as ev
 from controller import reading
-from controller.view import game_state
+from controller.view import game_view
 from firmware_bridge.types import BLUE, CYAN, GREEN, ORANGE, PURPLE, RED, WHITE, YELLOW, Light, Pattern
 
 
@@ -309,11 +309,11 @@ def test_setting_up_the_start_position_asks_new_game_or_takeback() -> None:
         r.set(r.ctl.start_occupancy)
         r.wait(5)
         assert r.texts == ["9-13", "22-18"] and r.state == "out_of_sync"
-        assert game_state(r.ctl)["question"] == {"kind": "start_position", "plies": 2}
+        assert game_view(r.ctl)["question"] == {"kind": "start_position", "plies": 2}
         assert "new game, or take back all 2" in r.ctl.alert["text"]
         assert {light.rgb for light in r.lit().values()} == {CYAN}
         r.ctl.start_position_choice(choice)
-        assert r.texts == [] and r.state == "person.idle" and game_state(r.ctl)["question"] is None
+        assert r.texts == [] and r.state == "person.idle" and game_view(r.ctl)["question"] is None
         assert (r.ctl.record.started is started) == (choice == "takeback")
 
 
@@ -558,12 +558,12 @@ def test_english_repetition_is_announced_and_ends_only_when_claimed() -> None:
         r.move(text)
     assert r.state == "person.idle" and not r.of(ev.GameOver)
     assert "Threefold repetition: a draw may be claimed" in r.messages()
-    assert game_state(r.ctl)["claimable_draw"] == "threefold repetition"
+    assert game_view(r.ctl)["claimable_draw"] == "threefold repetition"
     r.ctl.claim_draw("white")
     (over,) = r.of(ev.GameOver)
     assert (over.result, over.reason) == ("1/2-1/2", "threefold repetition, claimed")
     assert "white claims the draw (threefold repetition)" in r.messages()
-    assert game_state(r.ctl)["claimable_draw"] is None
+    assert game_view(r.ctl)["claimable_draw"] is None
 
 
 def test_a_claim_the_rules_do_not_allow_is_refused() -> None:
@@ -571,7 +571,7 @@ def test_a_claim_the_rules_do_not_allow_is_refused() -> None:
     r.move("30-26")
     with pytest.raises(ValueError, match="no draw can be claimed now"):
         r.ctl.claim_draw("black")
-    assert r.state == "person.idle" and game_state(r.ctl)["claimable_draw"] is None
+    assert r.state == "person.idle" and game_view(r.ctl)["claimable_draw"] is None
 
 
 def test_international_repetition_still_ends_the_game_by_itself() -> None:
@@ -599,7 +599,7 @@ def test_the_computer_claims_unless_it_is_ahead(black: str, claims: bool) -> Non
     assert r.state == "computer.thinking" and not r.of(ev.GameOver)
     r.answer_engine(CYCLE[3])
     r.move(CYCLE[3])   # the start position a third time, White to move: the person may claim
-    assert game_state(r.ctl)["claimable_draw"] == "threefold repetition" and not r.of(ev.GameOver)
+    assert game_view(r.ctl)["claimable_draw"] == "threefold repetition" and not r.of(ev.GameOver)
     r.move(CYCLE[0])   # White plays on; Black, to move, faces a position seen for the third time
     if claims:
         (over,) = r.of(ev.GameOver)

@@ -47,7 +47,7 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             events = session.subscribe()
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
-            assert session.state()["state"] == "person.idle"
+            assert session.view()["state"] == "person.idle"
             await session.send(cmd.Lift(5, 1))   # a black man, moved through the virtual board
             await session.send(cmd.Place(4, 0))
             moved = await next_event(events, ev.MoveCommitted)
@@ -55,7 +55,7 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             await next_event(events, lambda e: isinstance(e, ev.Message) and "The computer" in e.text)
             await session.idle()
             shape = session.controller.computer_shape
-            assert shape is not None and session.state()["engine"]["move"] == shape.text
+            assert shape is not None and session.view()["engine"]["move"] == shape.text
             board.lift(shape.origin)
             for sq in shape.captures:
                 board.lift(sq)
@@ -63,12 +63,12 @@ def test_session_plays_against_the_engine_on_the_simulated_board(tmp_path: Path)
             second = await next_event(events, ev.MoveCommitted)
             assert second.by == "white" and second.text == shape.text
             await session.idle()
-            state = session.state()
+            state = session.view()
             assert [m["text"] for m in state["moves"]] == [moved.text, second.text]
             assert state["turn"] == "black" and len(state["pieces"]) == 24
             await session.send(cmd.Takeback(2))
             await session.idle()
-            assert session.state()["state"] == "out_of_sync"
+            assert session.view()["state"] == "out_of_sync"
             await session.send(cmd.Command.from_json({"kind": "resign", "color": "black"}))
             over = await next_event(events, ev.GameOver)
             assert over.result == "1-0" and over.reason == "resignation"
@@ -93,8 +93,8 @@ def test_session_resumes_the_journaled_game(tmp_path: Path) -> None:
         board2 = SimulatedDevice(10, 10)
         async with Session(config, board2, board2, tmp_path) as again:   # the virtual board sets it up
             await again.idle()
-            assert again.state()["state"] == "person.idle" and board2.occupied == position
-            assert [m["text"] for m in again.state()["moves"]] == [session.controller.records[0].text]
+            assert again.view()["state"] == "person.idle" and board2.occupied == position
+            assert [m["text"] for m in again.view()["moves"]] == [session.controller.records[0].text]
 
     asyncio.run(main())
 
@@ -110,7 +110,7 @@ def test_default_engine_runs_in_its_own_process(tmp_path: Path) -> None:
             await next_event(events, lambda e: isinstance(e, ev.Message) and "The computer" in e.text, 15)
             await session.idle()
             shape = session.controller.computer_shape
-            assert shape is not None and shape.text in session.state()["legal_moves"]
+            assert shape is not None and shape.text in session.view()["legal_moves"]
             assert session.engines.started is not None and session.engines.started.worker.alive
         assert session.engines.started is None
 
@@ -147,9 +147,9 @@ def test_the_simulated_board_follows_the_variant_size(tmp_path: Path) -> None:
                 await session.idle()
                 size = (session.controller.variant.height, session.controller.variant.width)
                 assert (board.rows, board.cols) == size
-                assert (session.state()["rows"], session.state()["cols"]) == size
+                assert (session.view()["rows"], session.view()["cols"]) == size
                 assert board.occupied == session.controller.exp.base   # its pieces set themselves up
-                assert session.state()["state"] == "person.idle", variant
+                assert session.view()["state"] == "person.idle", variant
                 errors = [e for e in _drain(events) if isinstance(e, ev.Message) and e.level == "error"]
                 assert errors == []
 
@@ -193,7 +193,7 @@ def test_the_computer_answers_a_draw_offer(tmp_path: Path, fen: str, accepts: bo
             events = session.subscribe()
             board.set_occupancy(session.controller.exp.base)
             await session.idle()
-            assert session.state()["state"] == "person.idle"
+            assert session.view()["state"] == "person.idle"
             await session.send(cmd.OfferDraw("white"))
             answer = await next_event(events, lambda e: isinstance(e, ev.Message) and (
                 e.text.startswith("black declines") or e.text.startswith("Game over")), 20)
@@ -214,7 +214,7 @@ def test_konane_removals_and_alquerque_on_the_simulated_board(tmp_path: Path) ->
             first = await next_event(events, ev.MoveCommitted)   # Black, the computer, takes a piece off
             assert first.by == "black" and first.text in ("a8xa8", "h1xh1", "d5xd5", "e4xe4")
             await session.idle()
-            assert len(board.occupied) == 63 and session.state()["state"] == "person.idle"
+            assert len(board.occupied) == 63 and session.view()["state"] == "person.idle"
             every = frozenset((r, c) for r in range(8) for c in range(8))
             (hole,) = every - session.controller.exp.base
             mine = next(s for s in session.controller.exp.shapes if s.move.is_removal)
@@ -228,6 +228,6 @@ def test_konane_removals_and_alquerque_on_the_simulated_board(tmp_path: Path) ->
             await session.idle()
             assert [e for e in _drain(events) if isinstance(e, ev.Message) and e.level == "error"] == []
             assert (board.rows, board.cols) == (5, 5) and board.occupied == session.controller.exp.base
-            assert session.state()["state"] == "person.idle" and len(session.state()["legal_moves"]) == 4
+            assert session.view()["state"] == "person.idle" and len(session.view()["legal_moves"]) == 4
 
     asyncio.run(main())

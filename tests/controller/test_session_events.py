@@ -1,4 +1,4 @@
-"""The Session's event stream: StateChanged after every visible change, engine progress, clocks on the loop,
+"""The Session's event stream: ViewChanged after every visible change, engine progress, clocks on the loop,
 SavePdn, and the external engine opponent with its fallback."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _drain(queue: asyncio.Queue) -> list[ev.Event]:
 
 
 def _states(events: list[ev.Event]) -> list[dict]:
-    return [e.state for e in events if isinstance(e, ev.StateChanged)]
+    return [e.view for e in events if isinstance(e, ev.ViewChanged)]
 
 
 async def _started(session: Session, board: SimulatedDevice) -> asyncio.Queue:
@@ -64,7 +64,7 @@ def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
                 events, lambda e: isinstance(e, ev.Message) and e.text.startswith("Hint:"), WAIT)
             await session.idle()
             state = _states(_drain(events))[-1]
-            assert state["leds"] == session.state()["leds"] and len(state["leds"]) >= 2
+            assert state["leds"] == session.view()["leds"] and len(state["leds"]) >= 2
             assert hint.text.removeprefix("Hint: ").rstrip(".") in state["legal_moves"]
 
             board.lift((5, 1))     # a black man off the board and onto a square it cannot reach
@@ -72,12 +72,12 @@ def test_hint_resign_and_timers_each_send_state_changed(tmp_path: Path) -> None:
             await session.idle()
             _drain(events)
             clock.advance(1.5)     # the grace time runs out: the ticker puts the board out of sync
-            state = (await next_event(events, ev.StateChanged, WAIT)).state
+            state = (await next_event(events, ev.ViewChanged, WAIT)).view
             assert state["state"] == "out_of_sync"
             board.lift((3, 3))
             board.place((5, 1))
             await session.idle()
-            assert session.state()["state"] == "person.idle"
+            assert session.view()["state"] == "person.idle"
 
             _drain(events)
             await session.send(cmd.Resign("white"))
@@ -112,9 +112,9 @@ def test_clocks_run_on_the_session_and_the_flag_ends_the_game(tmp_path: Path) ->
         async with Session(config, board, board, tmp_path, clock=clock) as session:
             await session.send(cmd.NewGame("english", "both", "person", 3, "1+0"))
             events = await _started(session, board)
-            assert session.state()["clocks"]["black"] == 60
+            assert session.view()["clocks"]["black"] == 60
             clock.advance(20.5)
-            state = (await next_event(events, ev.StateChanged, WAIT)).state
+            state = (await next_event(events, ev.ViewChanged, WAIT)).view
             assert state["clocks"]["black"] == 40 and state["clocks"]["white"] == 60
             clock.advance(40)
             over = await next_event(events, ev.GameOver, WAIT)
@@ -161,7 +161,7 @@ def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path
         opponent = _Blocked()
         async with Session(config, board, board, None, opponent=opponent) as session:
             events = await _started(session, board)
-            assert session.state()["state"] == "computer.thinking"
+            assert session.view()["state"] == "computer.thinking"
 
             def burst() -> None:   # as the worker's reader thread would
                 for depth in range(1, 41):
@@ -178,7 +178,7 @@ def test_engine_progress_is_throttled_and_the_newest_is_delivered(tmp_path: Path
             got += [e for e in _drain(events) if isinstance(e, ev.EngineProgress)]
             assert 1 <= len(got) <= 3, [e.depth for e in got]
             assert (got[-1].depth, got[-1].score, got[-1].pv) == (40, 4.0, ("pv40",))
-            assert session.state()["engine"]["progress"]["depth"] == 40
+            assert session.view()["engine"]["progress"]["depth"] == 40
             opponent.release.set()
 
     asyncio.run(main())
@@ -195,7 +195,7 @@ def test_the_engine_worker_reports_progress_at_a_searching_level(tmp_path: Path)
             # (the native engine may have played already: the last iteration is delivered before its move)
             progress = await next_event(events, ev.EngineProgress, timeout=30)
             assert progress.depth >= 1 and progress.pv and progress.pv[0] in first_moves
-            await next_event(events, lambda e: isinstance(e, ev.StateChanged) and e.state["engine"]["move"],
+            await next_event(events, lambda e: isinstance(e, ev.ViewChanged) and e.view["engine"]["move"],
                          timeout=30)
 
     asyncio.run(main())
@@ -209,8 +209,8 @@ def test_a_randomised_level_reports_its_search_iterations_too(tmp_path: Path) ->
         async with Session(config, board, board, None) as session:
             events = await _started(session, board)
             progress = await next_event(events, ev.EngineProgress, timeout=30)
-            assert 1 <= progress.depth <= 2 and progress.pv[0] in session.state()["legal_moves"]
-            assert session.state()["engine"]["progress"]["depth"] == progress.depth
+            assert 1 <= progress.depth <= 2 and progress.pv[0] in session.view()["legal_moves"]
+            assert session.view()["engine"]["progress"]["depth"] == progress.depth
 
     asyncio.run(main())
 
@@ -223,15 +223,15 @@ def _external_game(tmp_path: Path, command: str) -> tuple[list[ev.Event], str]:
         async with Session(config, board, board, None) as session:
             await session.send(cmd.NewGame("english", "white", "external", 1))
             events = await _started(session, board)
-            assert session.state()["state"] == "computer.thinking"   # Black moves first in English
+            assert session.view()["state"] == "computer.thinking"   # Black moves first in English
             seen: list[ev.Event] = []
 
             def done(event: ev.Event) -> bool:
                 seen.append(event)
-                return isinstance(event, ev.StateChanged) and bool(event.state["engine"]["move"])
+                return isinstance(event, ev.ViewChanged) and bool(event.view["engine"]["move"])
 
             event = await next_event(events, done, timeout=40)
-            return seen, event.state["engine"]["move"]
+            return seen, event.view["engine"]["move"]
 
     got, move = asyncio.run(main())
     return got, move
@@ -269,7 +269,7 @@ def test_state_gives_the_page_paths_positions_draw_offer_and_pdn() -> None:
             await session.send(cmd.SetupPosition(fen))
             await session.idle()
             events = await _started(session, board)
-            state = session.state()
+            state = session.view()
             assert state["start_fen"] == state["fen"] and state["moves"] == []
             [capture] = state["legal_paths"]
             assert capture["text"] == "23x32"
@@ -283,16 +283,16 @@ def test_state_gives_the_page_paths_positions_draw_offer_and_pdn() -> None:
             await session.send(cmd.Lift(*capture["captures"][0]))
             await next_event(events, ev.MoveCommitted, WAIT)
             await session.idle()
-            state = session.state()
+            state = session.view()
             [ply] = state["moves"]
             assert ply["text"] == "23x32" and ply["by"] == "black" and ply["fen"] == state["fen"] != fen
             assert state["draw_offer"] is None
             await session.send(cmd.OfferDraw("white"))
             await session.idle()
-            assert session.state()["draw_offer"] == "white"
+            assert session.view()["draw_offer"] == "white"
             await session.send(cmd.DeclineDraw("black"))
             await session.idle()
-            assert session.state()["draw_offer"] is None
+            assert session.view()["draw_offer"] is None
             [game] = read_games(session.pdn(), validate=True, variant="international")
             assert game.tags["FEN"] == fen and [node.text for node in game.moves] == ["23x32"]
 
@@ -311,7 +311,7 @@ def test_send_reports_each_command_outcome(tmp_path: Path) -> None:
         config = Config(variant="english", human_color="both", opponent="person", settle_ms=0)
         async with Session(config, board, board, tmp_path, clock=ManualClock(0.0)) as session:
             await _started(session, board)
-            assert await (await session.send(cmd.SetTeaching(True))) == cmd.Outcome("done")
+            assert await (await session.send(cmd.SetTeaching(True))) == cmd.CommandOutcome("done")
             refused = await (await session.send(cmd.AcceptDraw("white")))
             assert refused.status == "refused" and "no draw offer" in refused.reason
             soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -322,7 +322,7 @@ def test_send_reports_each_command_outcome(tmp_path: Path) -> None:
                 failed = await (await session.send(cmd.Resign("white")))
             finally:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-            assert failed == cmd.Outcome("failed", "Too many open files")
+            assert failed == cmd.CommandOutcome("failed", "Too many open files")
 
     asyncio.run(main())
 

@@ -30,11 +30,11 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
                 async with Session(config, board, board, tmp_path) as session:
                     ctl = session.controller
                     await until("the start position", lambda: ctl.state == "person.idle")
-                    assert session.state()["board_connected"] is True
+                    assert session.view()["board_connected"] is True
                     emu.unplug()
                     await until("the drop to be told", lambda: ctl.board_lost)
                     await session.idle()
-                    state = session.state()
+                    state = session.view()
                     assert state["board_connected"] is False
                     assert "The board is disconnected" in state["messages"][-1]["text"]
                     emu.lift(english.sq("9"))   # Black moves while the cable is out
@@ -42,7 +42,7 @@ def test_a_pulled_cable_is_announced_and_the_move_made_meanwhile_counts(tmp_path
                     emu.replug()
                     await until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
                     await session.idle()
-                    state = session.state()
+                    state = session.view()
                     assert state["board_connected"] is True and ctl.state == "person.idle"
                     assert any(m["text"] == "The board is connected again." for m in state["messages"])
             finally:
@@ -79,11 +79,11 @@ def test_a_board_that_stops_taking_data_never_freezes_the_game(tmp_path: Path) -
                     await session.send(cmd.Hint())  # the loop is free: commands are handled
                     await session.idle()
                     await until("the person to be told", lambda: any(
-                        "not responding" in m["text"] for m in session.state()["messages"]))
+                        "not responding" in m["text"] for m in session.view()["messages"]))
                     assert emu.reading_stopped, "told only after the board took data again"
-                    assert session.state()["board_connected"] is False
+                    assert session.view()["board_connected"] is False
                     emu.resume_reading()
-                    await until("the board to answer again", lambda: session.state()["board_connected"])
+                    await until("the board to answer again", lambda: session.view()["board_connected"])
                     await until("the LEDs to be resent", lambda: emu.leds == led_message(
                         ctl.frame.dimmed(config.brightness), board.brightness), timeout=10.0)
                     assert [r.text for r in ctl.records] == ["9-13"]
@@ -106,7 +106,7 @@ def test_a_board_at_the_wrong_speed_is_shown_not_responding_once(tmp_path: Path)
                 async with Session(config, board, board, tmp_path) as session:
                     await until("three attempts", lambda: board.stats.not_responding >= 3)
                     await session.idle()
-                    state = session.state()
+                    state = session.view()
                     assert state["board_connected"] is False
                     assert state["board_link"]["state"] == "not responding"
                     told = [m["text"] for m in state["messages"] if "not responding" in m["text"]]
@@ -144,9 +144,9 @@ def test_a_board_back_under_another_name_plays_on(tmp_path: Path) -> None:
                     emu.replug(link=acm1)
                     await until("the move to be read", lambda: [r.text for r in ctl.records] == ["9-13"])
                     await session.idle()
-                    texts = [m["text"] for m in session.state()["messages"]]
+                    texts = [m["text"] for m in session.view()["messages"]]
                     assert f"The board is now on {acm1} (it was {acm0})." in texts
-                    assert session.state()["board_connected"] is True
+                    assert session.view()["board_connected"] is True
             finally:
                 board.close()
 
@@ -166,7 +166,7 @@ def test_a_stuck_reed_on_a_serial_board_is_named_with_the_megas_pins(tmp_path: P
             board = SerialDevice(emu.port, heartbeat=0.1, silence=0.4, retry=0.05)
             try:
                 async with Session(config, board, board, tmp_path) as session:
-                    said = lambda: [m["text"] for m in session.state()["messages"]  # noqa: E731
+                    said = lambda: [m["text"] for m in session.view()["messages"]  # noqa: E731
                                     if "seems stuck closed" in m["text"]]
                     await until("the stuck reed to be named", lambda: bool(said()))
                     assert said()[0].startswith("The sensor under 18 seems stuck closed")

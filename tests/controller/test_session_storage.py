@@ -95,15 +95,15 @@ def test_a_move_that_cannot_be_saved_is_refused_and_saved_when_it_can(
             getattr(card, break_it)()
             # a full card still takes what fits in the journal's last block: play on until a move is refused
             for _ in range(40):
-                before, on_disk = session.state(), (card.path / JOURNAL_NAME).read_bytes()
+                before, on_disk = session.view(), (card.path / JOURNAL_NAME).read_bytes()
                 ctl = session.controller
                 text = min(ctl.game.board.move_text(m) for m in ctl.game.board.legal_moves)
                 await _move(session, board, text)
-                if len(session.state()["moves"]) == len(before["moves"]):
+                if len(session.view()["moves"]) == len(before["moves"]):
                     break
             refusal = await next_event(events, ev.Refusal, WAIT)
             assert refusal.message == f"can't save the move: {words}" and refusal.rule == "saving"
-            state = session.state()
+            state = session.view()
             assert state["moves"] == before["moves"] and state["turn"] == before["turn"]
             assert state["fen"] == before["fen"]
             assert {"text": f"Refused: can't save the move: {words}", "level": "refusal"} in state["messages"]
@@ -115,8 +115,8 @@ def test_a_move_that_cannot_be_saved_is_refused_and_saved_when_it_can(
             assert retry is not None and retry.kind == "retry"
             clock.advance(RETRY_SECONDS)
             await until("the retry, refused again", lambda: session.controller.watch.deadline is not retry)
-            assert session.state()["moves"] == before["moves"]
-            assert session.state()["alert"] == {"text": f"Refused: can't save the move: {words}",
+            assert session.view()["moves"] == before["moves"]
+            assert session.view()["alert"] == {"text": f"Refused: can't save the move: {words}",
                                                 "level": "refusal"}
             said_again = [e for e in _drain(events) if isinstance(e, ev.Refusal)]
             assert said_again == [], "a retry that fails again is not said again"
@@ -124,7 +124,7 @@ def test_a_move_that_cannot_be_saved_is_refused_and_saved_when_it_can(
             clock.advance(RETRY_SECONDS)
             moved = await next_event(events, ev.MoveCommitted, WAIT)
             assert moved.ply == len(before["moves"]) + 1 and moved.text == text
-            saved = [m["text"] for m in session.state()["moves"]]
+            saved = [m["text"] for m in session.view()["moves"]]
         found = scan(card.path / JOURNAL_NAME)
         assert found.damage is None and [r.text for r in found.state.records] == saved
 
@@ -151,14 +151,14 @@ def test_a_new_game_that_cannot_be_saved_is_refused_and_the_game_goes_on(
             # the game in progress goes to the library first (a stray click loses nothing): that save fails
             assert refusal.message.startswith(f"New game refused: can't save the game: {words}")
             assert refusal.message.endswith("(the game goes on)")
-            state = session.state()
+            state = session.view()
             assert state["variant"] == "english" and [m["text"] for m in state["moves"]] == ["9-13"]
             assert state["state"] == "person.idle"
             assert (card.path / JOURNAL_NAME).read_bytes() == on_disk
             getattr(card, mend_it)()
             await session.send(cmd.NewGame("russian", "both", "person", 3))
             await session.idle()
-            assert session.state()["variant"] == "russian"
+            assert session.view()["variant"] == "russian"
         assert scan(card.path / JOURNAL_NAME).state.header["settings"]["variant"] == "russian"
 
     asyncio.run(main())
@@ -181,17 +181,17 @@ def test_a_finished_game_that_cannot_be_saved_stays_in_the_journal_until_it_can(
             await session.send(cmd.Resign("white"))
             await session.idle()
             await next_event(events, ev.GameOver, WAIT)
-            said = [m["text"] for m in session.state()["messages"] if m["level"] == "error"]
+            said = [m["text"] for m in session.view()["messages"] if m["level"] == "error"]
             assert any(f"can't save the end of the game: {words}" in m or
                        f"can't save the finished game: {words}" in m for m in said), said
             await session.send(cmd.NewGame("english", "both", "person", 3))
             await session.idle()
-            assert session.state()["result"] is not None, "the finished game is still on the board"
+            assert session.view()["result"] is not None, "the finished game is still on the board"
             assert not list((card.path / "games").glob("*.pdn"))
             getattr(card, mend_it)()
             await session.send(cmd.NewGame("english", "both", "person", 3))
             await session.idle()
-            assert session.state()["result"] is None
+            assert session.view()["result"] is None
         [pdn] = (card.path / "games").glob("*.pdn")
         assert '[Result "0-1"]' in pdn.read_text() and "9-13" in pdn.read_text()
 
@@ -210,10 +210,10 @@ def test_a_start_on_a_card_that_cannot_be_written_says_so_and_the_board_starts(
     async def main() -> None:
         session, _ = _session(card.path, ManualClock(0.0))
         async with session:
-            said = session.state()["messages"]
+            said = session.view()["messages"]
             assert {"text": f"The data directory {card.path} cannot be written (the card is read-only): "
                             f"moves are refused until it can.", "level": "error"} in said
-            assert len(session.state()["moves"]) == 2
+            assert len(session.view()["moves"]) == 2
 
     asyncio.run(main())
 
@@ -225,7 +225,7 @@ def test_a_start_with_less_than_a_mebibyte_free_says_so(card: TmpfsCard | FaultC
     async def main() -> None:
         session, _ = _session(card.path, ManualClock(0.0))
         async with session:
-            said = [m["text"] for m in session.state()["messages"] if m["level"] == "warning"]
+            said = [m["text"] for m in session.view()["messages"] if m["level"] == "warning"]
             assert any(f"directory {card.path} has only" in m and "KiB free" in m for m in said), said
 
     asyncio.run(main())
@@ -249,7 +249,7 @@ def test_a_damaged_journal_on_a_read_only_card_is_set_aside_before_the_next_move
         session, board = _session(card.path, clock)
         async with session:
             events = session.subscribe()
-            errors = [m["text"] for m in session.state()["messages"] if m["level"] == "error"]
+            errors = [m["text"] for m in session.view()["messages"] if m["level"] == "error"]
             assert any("could not be set aside (the card is read-only)" in m for m in errors), errors
             board.set_occupancy(session.controller.exp.base)
             await session.idle()

@@ -113,7 +113,7 @@ def test_a_wrong_exercise_try_is_taken_back_by_the_virtual_board(tmp_path: Path)
             assert session.health.faults == [] and ctl.state == "person.idle"
             play(board, session, exercise.solution)
             await session.idle()
-            assert session.state()["lesson"]["solved"]
+            assert session.view()["lesson"]["solved"]
 
     asyncio.run(main())
 

@@ -59,7 +59,7 @@ def test_a_move_fed_as_readings_is_played_and_the_one_frame_reaches_board_and_pa
     shown = [frame for _, frame in ports.frames]
     sent = [e.frame for e in ports.events if isinstance(e, ev.FrameShown)]
     assert shown and shown == sent, "every frame on the LEDs is the frame the page is sent, in order"
-    assert table.state()["leds"] == ev.frame_to_json(shown[-1])
+    assert table.view()["leds"] == ev.frame_to_json(shown[-1])
 
 
 def test_a_stuck_sensor_is_lit_on_the_one_frame_the_board_and_the_page_get() -> None:
@@ -75,7 +75,7 @@ def test_a_stuck_sensor_is_lit_on_the_one_frame_the_board_and_the_page_get() -> 
     frame = ports.frames[-1][1]
     assert frame.as_dict()[stuck] == FAULT_LIGHT
     assert [e.frame for e in ports.events if isinstance(e, ev.FrameShown)][-1] == frame
-    assert table.state()["leds"] == ev.frame_to_json(frame), "the page mirrors the magenta square too"
+    assert table.view()["leds"] == ev.frame_to_json(frame), "the page mirrors the magenta square too"
 
 
 def test_the_persons_mistakes_are_refused_by_type_and_nothing_changes() -> None:
@@ -91,11 +91,11 @@ def test_the_persons_mistakes_are_refused_by_type_and_nothing_changes() -> None:
 
 
 def test_an_outcome_is_refused_only_for_refused_errors() -> None:
-    assert cmd.Outcome.of(Refused("there is no move to take back")) == cmd.Outcome(
+    assert cmd.CommandOutcome.of(Refused("there is no move to take back")) == cmd.CommandOutcome(
         "refused", "there is no move to take back")
-    assert cmd.Outcome.of(ValueError("invalid literal for int() with base 10: 'x'")).status == "failed"
-    assert cmd.Outcome.of(ExternalEngineError("the engine died")).status == "failed"
-    assert cmd.Outcome.of(cmd.CommandError("New game: bad level")).status == "refused"
+    assert cmd.CommandOutcome.of(ValueError("invalid literal for int() with base 10: 'x'")).status == "failed"
+    assert cmd.CommandOutcome.of(ExternalEngineError("the engine died")).status == "failed"
+    assert cmd.CommandOutcome.of(cmd.CommandError("New game: bad level")).status == "refused"
 
 
 def test_a_replayed_sensor_log_applies_the_masks_it_was_played_with() -> None:

@@ -14,7 +14,7 @@ from rig import Rig
 from controller import cli, config
 from controller.record import GameRecord
 from controller.settings import GameSettings
-from controller.view import game_state
+from controller.view import game_view
 from firmware_bridge.clock import ManualClock
 from rules import Color, get_variant
 
@@ -76,7 +76,7 @@ def test_the_game_plays_by_its_options_and_writes_them(tmp_path: Path) -> None:
     assert rig.ctl.exp.shapes[0].text == "d6xd8"
     rig.move("d6xd8")
     assert rig.texts == ["d6xd8"]
-    assert game_state(rig.ctl)["variant_options"] == {"promotion_mid_capture": "stop"}
+    assert game_view(rig.ctl)["variant_options"] == {"promotion_mid_capture": "stop"}
     pdn = rig.ctl.pdn()
     assert '[GameType "30,W,8,8,A0,0"]' in pdn and '[VariantOptions "promotion_mid_capture=stop"]' in pdn
 

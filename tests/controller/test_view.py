@@ -1,4 +1,4 @@
-"""The page's view of the game (controller/view.py): the StateChanged payload's game part, its keys and
+"""The page's view of the game (controller/view.py): the ViewChanged payload's game part, its keys and
 values for a fresh game and after a move."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from rig import Rig
 
 from controller import events as ev
 from controller.states import COMPUTER_THINKING, PERSON_IDLE
-from controller.view import game_state
+from controller.view import game_view
 
 KEYS = {"variant", "variant_name", "variant_options", "first", "rows", "cols", "orientation", "pieces",
         "turn", "state", "legal_moves", "moves", "last_move", "legal_paths", "start_fen", "draw_offer",
@@ -17,7 +17,7 @@ KEYS = {"variant", "variant_name", "variant_options", "first", "rows", "cols", "
 
 def test_a_fresh_game_as_the_page_sees_it() -> None:
     r = Rig("english")
-    state = game_state(r.ctl)
+    state = game_view(r.ctl)
     assert set(state) == KEYS
     assert state["variant"] == "english" and state["rows"] == state["cols"] == 8
     assert state["state"] == PERSON_IDLE and state["turn"] == "black" == state["first"]
@@ -40,7 +40,7 @@ def test_a_fresh_game_as_the_page_sees_it() -> None:
 def test_after_a_move_the_record_and_the_last_move_show() -> None:
     r = Rig("english")
     r.move("9-13")
-    state = game_state(r.ctl)
+    state = game_view(r.ctl)
     (move,) = state["moves"]
     assert move == {"ply": 1, "text": "9-13", "by": "black", "fen": r.ctl.game.board.fen()}
     origin, target = r.sq("9"), r.sq("13")
@@ -52,8 +52,8 @@ def test_after_a_move_the_record_and_the_last_move_show() -> None:
 def test_the_engine_thinking_shows() -> None:
     r = Rig("english", human_color="white", opponent="engine")
     assert r.state == COMPUTER_THINKING
-    engine = game_state(r.ctl)["engine"]
+    engine = game_view(r.ctl)["engine"]
     assert engine["thinking"] is True and engine["opponent"] == "engine" and engine["move"] is None
     r.answer_engine("11-15")
-    engine = game_state(r.ctl)["engine"]
+    engine = game_view(r.ctl)["engine"]
     assert engine == {"opponent": "engine", "level": 3, "progress": None, "thinking": False, "move": "11-15"}

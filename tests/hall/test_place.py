@@ -32,7 +32,7 @@ def test_a_board_moved_from_its_page_is_followed_by_the_hall(broker: Mosquitto, 
                 move = cmd.SetBroadcast(EVENT, "2", "7", "Ann Smit", "Bob de Vries")
                 outcome = await sim.session.send(move)
                 assert (await outcome).status == "done"
-                assert sim.session.state()["broadcast"] == {"event": EVENT, "round": "2", "board": "7",
+                assert sim.session.view()["broadcast"] == {"event": EVENT, "round": "2", "board": "7",
                                                             "white": "Ann Smit", "black": "Bob de Vries"}
                 moved = (EVENT, "2", "7")
                 await wait_for(lambda: moved in registry.boards and (EVENT, "1", "1") not in registry.boards,
@@ -71,7 +71,7 @@ def test_a_bad_place_is_refused_by_name(tmp_path: Path) -> None:
     async def not_broadcasting() -> None:
         board = SimulatedDevice(8, 8)
         async with Session(Config(variant="english"), board, board, None) as session:
-            assert session.state()["broadcast"] is None
+            assert session.view()["broadcast"] is None
             outcome = await (await session.send(cmd.SetBroadcast("open", "1", "2")))
             assert outcome.status == "refused" and "does not broadcast" in (outcome.reason or "")
     asyncio.run(not_broadcasting())

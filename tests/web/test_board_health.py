@@ -49,4 +49,4 @@ def test_stuck_sensor_masked_a_move_confirmed_the_board_tested(pw: Playwright, t
         assert items[0] == "Board test stopped early: 2 faults found, 63 squares not tested."
         assert items[-1].startswith("Not tested (63 squares, no piece seen there before the test stopped or "
                                     "went on): a1 b1 ") and " d4 " not in items[-1]   # d4: stuck, a fault
-        assert [r["text"] for r in live.state()["moves"]] == ["11-15", "22-18"]
+        assert [r["text"] for r in live.view()["moves"]] == ["11-15", "22-18"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, Playwright
 from web_harness import browser, live_server, markers, open_page, set_up
 
-from controller import hints
+from controller import lights
 from controller.events import frame_to_json
 from firmware_bridge.types import LedFrame, Light, Pattern, Rgb
 
@@ -55,13 +55,13 @@ def drawn_marks() -> set[str]:
 
 def hint_colours() -> dict[str, tuple[int, int, int]]:
     """The LED colours the controller's hint policy lights, by name."""
-    return {name.lower(): (value.r, value.g, value.b) for name, value in vars(hints).items()
+    return {name.lower(): (value.r, value.g, value.b) for name, value in vars(lights).items()
             if isinstance(value, Rgb)}
 
 
 def led_patterns() -> set[str]:
     """The pattern names the page receives for every lit pattern (controller/events.py)."""
-    frames = (LedFrame.of(1, 1, {(0, 0): Light(hints.GREEN, p)}) for p in Pattern if p is not Pattern.OFF)
+    frames = (LedFrame.of(1, 1, {(0, 0): Light(lights.GREEN, p)}) for p in Pattern if p is not Pattern.OFF)
     return {frame_to_json(frame)[0]["pattern"] for frame in frames}
 
 

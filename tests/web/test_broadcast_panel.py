@@ -23,7 +23,7 @@ def test_the_broadcast_place_is_set_from_the_page(pw: Playwright, tmp_path: Path
         page.fill("#bc-board", "3/4")
         page.click("#btn-broadcast")
         page.wait_for_selector("#messages li:has-text(\"board: '3/4' cannot be a topic level\")")
-        assert live.state()["broadcast"]["board"] == "4"
+        assert live.view()["broadcast"]["board"] == "4"
         entries = (("round", "2"), ("board", "11"), ("white", "Ann Smit"), ("black", "Bob de Vries"))
         for field, value in entries:
             page.fill(f"#bc-{field}", value)
@@ -31,11 +31,11 @@ def test_the_broadcast_place_is_set_from_the_page(pw: Playwright, tmp_path: Path
         page.wait_for_selector("#messages li:has-text('Broadcasting as club, round 2, board 11: "
                                "Ann Smit - Bob de Vries')")
         place = {"event": "club", "round": "2", "board": "11", "white": "Ann Smit", "black": "Bob de Vries"}
-        assert live.state()["broadcast"] == place
+        assert live.view()["broadcast"] == place
         assert json.loads((live.config.data_path / "journal" / PLACE_FILE).read_text()) == place
 
 
 def test_no_panel_when_the_board_does_not_broadcast(pw: Playwright, tmp_path: Path) -> None:
     with live_server(tmp_path, variant="english") as live, browser(pw) as context:
         page = open_page(context, live.url)
-        assert page.is_hidden("#broadcast-panel") and live.state()["broadcast"] is None
+        assert page.is_hidden("#broadcast-panel") and live.view()["broadcast"] is None

@@ -46,11 +46,11 @@ def test_hint_teaching_and_draw(pw: Playwright, tmp_path: Path) -> None:
         lit = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
                for e in page.query_selector_all("#board .sq[data-led]")}
         assert lit == wanted, "only the hinted move is lit, not every legal move"
-        assert {(light["row"], light["col"]) for light in live.state()["leds"]} == lit
+        assert {(light["row"], light["col"]) for light in live.view()["leds"]} == lit
         page.check("#teaching")
         page.wait_for_function("() => true")
         live.call(live.session.idle)
-        assert live.state()["teaching"] is True
+        assert live.view()["teaching"] is True
         page.click("#btn-offer-draw")
         page.wait_for_selector("#messages li:has-text('offers a draw')")
         page.click("#btn-accept-draw")
@@ -81,7 +81,7 @@ def test_missed_capture_choice_huff(pw: Playwright, tmp_path: Path) -> None:
         page.click("#btn-arrange")   # take the huffed man off, as the LEDs show
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 2")
         wait_state(page, "person.idle")
-        state = live.state()
+        state = live.view()
         assert state["turn"] == "black" and square(variant, "16") not in \
             [(p["row"], p["col"]) for p in state["pieces"]]
 
@@ -104,8 +104,8 @@ def test_setup_by_hand(pw: Playwright, tmp_path: Path) -> None:
         page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 3")
         live.call(live.session.idle)
         expected = rules.Board("spanish", "B:W6,K14:B27")
-        assert rules.Board("spanish", live.state()["fen"]).pieces() == expected.pieces()
-        assert live.state()["turn"] == "black"
+        assert rules.Board("spanish", live.view()["fen"]).pieces() == expected.pieces()
+        assert live.view()["turn"] == "black"
         assert page.locator("#board .piece.king.white").count() == 1
 
 
@@ -122,7 +122,7 @@ def test_rating_is_shown_and_updated_after_a_game_against_the_engine(pw: Playwri
         page.click("#btn-resign-yes")
         page.wait_for_selector(f"#messages li:has-text('Your english rating: {level_5} ->')")
         live.call(live.session.idle)
-        rating = live.state()["rating"]
+        rating = live.view()["rating"]
         assert rating["player"] == "ann" and level_5 - 250 < rating["rating"] < level_5 and rating["rd"] < 350
         page.wait_for_selector(f"#rating:has-text('english rating {round(rating['rating'])} "
                                f"(RD {round(rating['rd'])})')")
@@ -201,7 +201,7 @@ def test_a_refusal_stands_as_the_alert_until_the_board_is_right(pw: Playwright, 
         click_square(page, *rc("23"))            # the man goes back: nothing to fix any more
         click_square(page, *rc("33"))
         page.wait_for_selector("#alert[hidden]", state="attached")
-        assert live.state()["alert"] is None and live.state()["state"] == "person.idle"
+        assert live.view()["alert"] is None and live.view()["state"] == "person.idle"
 
 
 def test_the_computers_moves_play_themselves_on_the_virtual_board(pw: Playwright, tmp_path: Path) -> None:
@@ -215,10 +215,10 @@ def test_the_computers_moves_play_themselves_on_the_virtual_board(pw: Playwright
         wait_state(page, "person.idle")
         page.uncheck("#auto-computer")
         live.call(live.session.idle)
-        assert live.state()["auto_computer"] is False
-        live.play("22-18" if "22-18" in live.state()["legal_moves"] else live.state()["legal_moves"][0])
+        assert live.view()["auto_computer"] is False
+        live.play("22-18" if "22-18" in live.view()["legal_moves"] else live.view()["legal_moves"][0])
         wait_state(page, "computer.showing", timeout=30_000)   # now it waits for a hand on the board
-        assert len(live.state()["moves"]) == 2
+        assert len(live.view()["moves"]) == 2
 
 
 def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: Path) -> None:
@@ -237,7 +237,7 @@ def test_new_game_against_a_dxp_engine_from_the_form(pw: Playwright, tmp_path: P
             page.select_option("#ng-opponent", "dxp")
             page.click("#btn-new-game")   # the virtual board sets itself up; White's moves play themselves
             page.wait_for_selector("#messages li:has-text('The computer (white) played')")
-            assert live.state()["engine"]["opponent"] == "dxp"
+            assert live.view()["engine"]["opponent"] == "dxp"
             assert "failed" not in page.text_content("#messages")
     finally:
         follower.kill()
@@ -254,13 +254,13 @@ def test_an_amended_move_and_the_start_position_set_up_early_are_said_on_the_pag
         page.click("#btn-arrange")
         wait_state(page, "person.idle")
         assert not page.is_visible("#start-question")
-        paths = {p["text"]: p["path"] for p in live.state()["legal_paths"]}
+        paths = {p["text"]: p["path"] for p in live.view()["legal_paths"]}
         live.play("9-13")
         live.send(cmd.Lift(*paths["9-13"][-1]))   # moved on from 13 to 14: a change of mind
         live.send(cmd.Place(*paths["9-14"][-1]))
         page.wait_for_function("() => document.querySelector('#messages').textContent"
                                ".includes('Amended: 9-14, not 9-13.')")
-        assert [r["text"] for r in live.state()["moves"]] == ["9-14"]
+        assert [r["text"] for r in live.view()["moves"]] == ["9-14"]
         live.play("22-18")
         assert live.session is not None
         start = live.session.controller.start_occupancy
@@ -290,7 +290,7 @@ def test_item20_the_level_field_shows_the_level_of_a_resumed_game(pw: Playwright
                               human_color="white", settle_ms=0))   # level 3 and White: not the game's
     again.start()
     try:
-        state = again.state()
+        state = again.view()
         assert state["engine"]["level"] == 5 and state["human_color"] == "black" and state["moves"]
         with browser(pw) as context:
             page = open_page(context, again.url)

@@ -127,7 +127,7 @@ def test_dns_rebinding_is_refused(tmp_path: Path) -> None:
         _, port = address(live.url)
         evil = f"rebind.evil.example:{port}"
         headers = {"Host": evil, "Origin": f"http://{evil}"}
-        before = live.state()
+        before = live.view()
         with httpx.Client(timeout=5) as client:
             for method, path, body in (("POST", "api/command", RESIGN), ("GET", "api/games", None),
                                        ("GET", "api/games.pdn", None), ("GET", "", None),
@@ -142,7 +142,7 @@ def test_dns_rebinding_is_refused(tmp_path: Path) -> None:
             for name in ("127.0.0.1", "localhost", "[::1]", "board.example.org", "BOARD.example.org"):
                 host = f"{name}:{port}"
                 assert client.get(live.url + "api/state", headers={"Host": host}).status_code == 200, host
-        after = live.state()
+        after = live.view()
         assert after["moves"] == before["moves"] and after["variant"] == before["variant"]
         assert after["result"] is None
         assert not list(tmp_path.rglob("*.pdn"))
@@ -169,7 +169,7 @@ def test_dns_rebinding_page_in_chromium_is_refused(pw: Playwright, tmp_path: Pat
     with live_server(tmp_path, opponent="person", human_color="both") as live:
         _, port = address(live.url)
         origin = f"http://rebind.evil.example:{port}"
-        before = live.state()
+        before = live.view()
         context = pw.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True,
             args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP rebind.evil.example 127.0.0.1",
@@ -184,7 +184,7 @@ def test_dns_rebinding_page_in_chromium_is_refused(pw: Playwright, tmp_path: Pat
         finally:
             context.close()
         assert results == {"command": 400, "games": 400, "ws": "error"}
-        after = live.state()
+        after = live.view()
         assert after["result"] is None and after["state"] == before["state"] and after["fen"] == before["fen"]
 
 

@@ -58,7 +58,7 @@ def test_an_exercise_is_set_up_by_the_lit_squares_and_solved_on_the_virtual_boar
         page.wait_for_function(f"() => document.querySelector('#messages').textContent.includes("
                                f"'The computer (black) played {exercise.line[1]}')")
         wait_state(page, "person.idle")                  # the line's reply played by itself
-        following = live.session.state()["lesson"]["next_exercise"]
+        following = live.session.view()["lesson"]["next_exercise"]
         page.click("#lesson-next")
         page.wait_for_selector(f"#lesson-title:has-text('Exercise {following} ')")
     assert exercise.id in (tmp_path / "journal" / "exercises.json").read_text()
@@ -121,4 +121,4 @@ def test_item20_a_replay_is_titled_by_its_players_date_and_variant(pw: Playwrigh
         page.wait_for_selector("#lesson-panel[data-kind='replay']:not([hidden])")
         title = "Ann \u2013 Computer (level 5), 2026.11.30, English draughts"
         assert page.text_content("#lesson-title") == f"Replay: {title}"
-        assert live.state()["lesson"]["title"] == title
+        assert live.view()["lesson"]["title"] == title

@@ -51,7 +51,7 @@ def test_two_browsers_see_the_same_live_board(pw: Playwright, tmp_path: Path) ->
         b.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1")
         assert b.text_content("#moves .ply") == board.move_text(move)
         assert b.get_attribute(cell(*target), "data-piece") == "white"
-        assert live.state()["moves"][0]["text"] == board.move_text(move)
+        assert live.view()["moves"][0]["text"] == board.move_text(move)
 
 
 def test_control_needs_the_token_when_public(pw: Playwright, tmp_path: Path) -> None:
@@ -66,29 +66,29 @@ def test_control_needs_the_token_when_public(pw: Playwright, tmp_path: Path) -> 
             assert "access token" in refused.text_content()
             page.click("#btn-hint")
             page.wait_for_function("() => document.querySelectorAll('#messages li.forbidden').length === 2")
-            assert live.state()["occupancy"] == []
+            assert live.view()["occupancy"] == []
             page.goto(live.url)                  # with the token from the printed URL, it works
             page.wait_for_selector("#conn[data-state='up']")
             click_square(page, 0, 0)
-            assert live.state()["occupancy"] == [[0, 0]]
+            assert live.view()["occupancy"] == [[0, 0]]
         command = {"type": "command", "command": {"kind": "place", "row": 0, "col": 2}}
         api = open_url + "api/command"
         assert httpx.post(api, json=command, timeout=5).status_code == 403
         assert httpx.post(api, json=command | {"token": "wrong-token-000"}, timeout=5).status_code == 403
         assert httpx.post(api, json=command, headers={"Origin": "http://evil.example",
                                                        "X-Dboard-Token": TOKEN}, timeout=5).status_code == 403
-        assert live.state()["occupancy"] == [[0, 0]]
+        assert live.view()["occupancy"] == [[0, 0]]
         reply = httpx.post(api, json=command, headers={"X-Dboard-Token": TOKEN}, timeout=5)
         assert reply.status_code == 200 and reply.json()["command"] == "Place"
         assert reply.json()["outcome"] == "done"
         live.call(live.session.idle)
-        assert live.state()["occupancy"] == [[0, 0], [0, 2]]
+        assert live.view()["occupancy"] == [[0, 0], [0, 2]]
         with connect(ws_url(open_url)) as ws:    # the websocket refuses control without the token too
             assert json.loads(ws.recv(timeout=5))["type"] == "hello"
             ws.send(json.dumps({"type": "command", "command": {"kind": "lift", "row": 0, "col": 0}}))
             reply = _reply(ws)
             assert reply["error"] == "forbidden"
-        assert live.state()["occupancy"] == [[0, 0], [0, 2]]
+        assert live.view()["occupancy"] == [[0, 0], [0, 2]]
 
 
 def test_watching_needs_the_token_without_public_view(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_forged_messages_cannot_move_pieces_or_crash(tmp_path: Path) -> None:
     with live_server(tmp_path, opponent="person", human_color="both") as live:
         live.call(lambda: live.board.set_occupancy(geometry.rc(sq) for sq in board.pieces()))
         live.call(live.session.idle)
-        before = live.state()
+        before = live.view()
         assert before["state"] == "person.idle"
         with connect(ws_url(live.url)) as ws:
             ws.recv(timeout=5)
@@ -162,7 +162,7 @@ def test_forged_messages_cannot_move_pieces_or_crash(tmp_path: Path) -> None:
             live.call(live.session.idle)
             ws.send(json.dumps({"type": "ping"}))
             assert _reply(ws)["type"] == "pong"
-        after = live.state()
+        after = live.view()
         assert after["moves"] == [] and after["fen"] == before["fen"] and after["variant"] == "international"
         assert any("not" in m["text"] for m in after["messages"])
         with connect(ws_url(live.url)) as ws:   # an oversized frame closes that connection only

@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import rules
-from controller.commands import _BY_KIND, Command, NewGame, Outcome
+from controller.commands import _BY_KIND, Command, CommandOutcome, NewGame
 from controller.events import Event
 from firmware_bridge.simulated import SimulatedDevice
 from web.access import WebOptions
@@ -99,7 +99,7 @@ class Session:
     def state(self) -> dict[str, Any]:
         return {"variant": "international", "size": {"rows": 10, "cols": 10}}
 
-    async def send(self, command: Command) -> asyncio.Future[Outcome]:
+    async def send(self, command: Command) -> asyncio.Future[CommandOutcome]:
         for field in dataclasses.fields(command):
             value = getattr(command, field.name)
             assert has_type(value, HINTS[type(command)][field.name]), (command, field.name, value)
@@ -110,7 +110,7 @@ class Session:
         json.dumps(command.to_json(), allow_nan=False).encode("utf-8")   # the journal can write it
         self.commands.append(command)
         future = asyncio.get_running_loop().create_future()
-        future.set_result(Outcome("done"))
+        future.set_result(CommandOutcome("done"))
         return future
 
 

@@ -160,7 +160,7 @@ def test_new_game_over_an_unfinished_game_keeps_it_in_the_library(tmp_path: Path
             ws.recv(timeout=5)
             play(ws, gestures)
             live.call(live.session.idle)
-            assert len(live.state()["moves"]) == 1
+            assert len(live.view()["moves"]) == 1
             reply = request(ws, command(3, "new_game", variant="international", human_color="both",
                                         opponent="person"), seen)
             assert reply["outcome"] == "done", reply

@@ -103,12 +103,12 @@ def test_item5_move_list_is_a_table_that_follows_and_views_earlier_positions(pw:
         page.click("#btn-live")
         page.wait_for_selector("#board:not([data-view])")
         assert page.is_hidden("#history-bar")
-        state = live.state()
+        state = live.view()
         assert board_pieces(page) == position_pieces("international", state["fen"])
         assert len(state["moves"]) == len(PLIES)
         page.click("#btn-hint")   # commands go in order: the click on the viewed board sent nothing
         page.wait_for_selector("#board .sq[data-led]")
-        assert live.state()["occupancy"] == state["occupancy"]
+        assert live.view()["occupancy"] == state["occupancy"]
 
 
 def test_item5_black_first_and_set_up_with_the_second_mover_to_move(pw: Playwright, tmp_path: Path) -> None:
@@ -160,4 +160,4 @@ def test_item5_library_viewer_numbers_moves_not_plies(pw: Playwright, tmp_path: 
         fen = fen_after("international", ["23x32", "34-29", "18-22"], "B:W28,33,34:B23,19,18")
         assert board_pieces(page, "#viewer-board") == position_pieces("international", fen)
         assert "current" in page.get_attribute("#viewer-moves td.ply[data-ply='3']", "class")
-        assert live.state()["moves"] == []
+        assert live.view()["moves"] == []

@@ -59,9 +59,9 @@ def play_by_clicks(page: Page, live: LiveServer, plies: int) -> int:
     """The person (White) plays by clicks until ``plies`` plies stand, the computer answering by itself;
     returns how many of the person's moves were captures."""
     captures = 0
-    while len(live.state()["moves"]) < plies and live.state()["result"] is None:
+    while len(live.view()["moves"]) < plies and live.view()["result"] is None:
         wait_state(page, "person.idle", timeout=30_000)
-        state = live.state()
+        state = live.view()
         move = choose(state)
         captures += bool(move["captures"])
         done = len(state["moves"]) + 1
@@ -85,8 +85,8 @@ def test_a_new_user_plays_three_variants_from_the_page(pw: Playwright, tmp_path:
             new_game_from_the_page(page, variant)
             page.wait_for_function("() => document.querySelectorAll('#board .sq').length === 64")
             captures += play_by_clicks(page, live, PLIES)
-            assert len(live.state()["moves"]) >= PLIES, variant
-            errors = [m for m in live.state()["messages"] if m["level"] == "error"]
+            assert len(live.view()["moves"]) >= PLIES, variant
+            errors = [m for m in live.view()["messages"] if m["level"] == "error"]
             assert errors == [], errors
         assert captures >= 1, "no capture came up to be made by clicks"
 
@@ -97,7 +97,7 @@ def test_a_new_user_plays_three_variants_from_the_page(pw: Playwright, tmp_path:
         assert page.query_selector_all("#board .sq[data-led]")
 
         # A takeback to the person's own turn, then the pieces put back as the LEDs show.
-        before = len(live.state()["moves"])
+        before = len(live.view()["moves"])
         page.click("#btn-takeback")
         page.wait_for_function(f"() => document.querySelectorAll('#moves .ply').length === {before - 2}")
         wait_state(page, "person.idle")   # the pieces went back by themselves (issue 28 item 2)
@@ -106,7 +106,7 @@ def test_a_new_user_plays_three_variants_from_the_page(pw: Playwright, tmp_path:
         page.click("#btn-resign")
         page.wait_for_selector("#resign-confirm:not([hidden])")
         page.click("#btn-resign-no")
-        assert live.state()["result"] is None
+        assert live.view()["result"] is None
         page.click("#btn-resign")
         page.click("#btn-resign-yes")
         page.wait_for_selector("#result[data-result='0-1']")

@@ -80,7 +80,7 @@ def test_item13_accept_and_decline_only_for_an_offer_to_answer(pw: Playwright, t
         page.wait_for_selector("#btn-decline-draw", state="hidden")
         assert page.is_hidden("#btn-accept-draw")
         page.wait_for_selector("#draw-status:has-text('White declines the draw')")
-        assert live.state()["draw_offer"] is None
+        assert live.view()["draw_offer"] is None
 
 
 def test_item13_an_offer_to_the_computer_waits_for_its_answer(pw: Playwright, tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_item13_errors_in_a_players_words(pw: Playwright, tmp_path: Path) -> Non
         error = page.text_content("#messages li.error")
         assert "99" in error and error.startswith("New game: ")
         assert "NewGame" not in error and "new_game" not in error
-        assert live.state()["variant"] == "international"
+        assert live.view()["variant"] == "international"
 
 
 def test_item9_resign_asks_for_confirmation(pw: Playwright, tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_item9_resign_asks_for_confirmation(pw: Playwright, tmp_path: Path) -> N
         page.wait_for_selector("#resign-confirm", state="hidden")
         page.click("#btn-hint")   # commands go in order: "No" sent nothing
         page.wait_for_selector("#board .sq[data-led]")
-        assert live.state()["result"] is None
+        assert live.view()["result"] is None
         page.click("#btn-resign")
         page.click("#btn-resign-yes")
         page.wait_for_selector("#result[data-result='1-0']")

@@ -73,7 +73,7 @@ def test_two_clicks_and_one_click_per_landing_square(pw: Playwright, tmp_path: P
         wait_plies(page, 1)
         assert page.text_content("#moves .ply") == "49x20"
         wait_state(page, "person.idle")
-        state = live.state()
+        state = live.view()
         left = {tuple(c) for c in state["occupancy"]}
         assert left == {square("international", n) for n in ("20", "34", "1")}
         assert {(p["row"], p["col"]) for p in state["pieces"]} == left
@@ -146,7 +146,7 @@ def test_coordinates_on_the_board_edge(pw: Playwright, tmp_path: Path) -> None:
         names = page.eval_on_selector_all("#board .sq.dark .name", "els => els.map(e => +e.textContent)")
         assert sorted(names) == list(range(1, 51))
         assert page.query_selector_all("#board .sq.light .name, #board .coord") == []
-        assert live.state()["variant"] == "international"
+        assert live.view()["variant"] == "international"
 
 
 def test_copy_fen_and_pdn(pw: Playwright, tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_copy_fen_and_pdn(pw: Playwright, tmp_path: Path) -> None:
         clipboard = "() => navigator.clipboard.readText()"
         page.click("#btn-copy-fen")
         page.wait_for_selector("#copy-note:has-text('FEN copied')")
-        assert page.evaluate(clipboard) == live.state()["fen"]
+        assert page.evaluate(clipboard) == live.view()["fen"]
         page.click("#btn-copy-pdn")
         page.wait_for_selector("#copy-note:has-text('PDN copied')")
         (game,) = read_games(page.evaluate(clipboard), validate=True, variant="english")

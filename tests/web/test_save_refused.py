@@ -34,8 +34,8 @@ def test_the_page_says_a_move_cannot_be_saved_and_saves_it_when_it_can(
         lit = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
                for e in page.query_selector_all("#board .sq[data-led]")}
         assert {shape.origin, shape.target} <= lit
-        assert live.state()["moves"] == [] and live.state()["turn"] == "black"
+        assert live.view()["moves"] == [] and live.view()["turn"] == "black"
         card.free()
         page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 1",
                                timeout=(RETRY_SECONDS + 10) * 1000)   # saved by the next retry
-        assert [m["text"] for m in live.state()["moves"]] == ["9-13"]
+        assert [m["text"] for m in live.view()["moves"]] == ["9-13"]

@@ -41,7 +41,7 @@ def start_game(page: Page, variant: str, options: dict[str, str | bool], fen: st
 def play_first(page: Page, live: LiveServer) -> str:
     """Play the first legal move by clicks (the piece, then each landing square: a removal is the piece
     clicked twice); its text."""
-    state = live.state()
+    state = live.view()
     path = state["legal_paths"][0]
     page.click(cell(*path["path"][0]))
     for landing in path["path"][1:]:
@@ -81,7 +81,7 @@ def test_options_start_play_reload_and_download(pw: Playwright, tmp_path: Path) 
             assert options_shown(page) == ["first"]
 
             start_game(page, "thai", {"first": "white"})
-            state = live.state()
+            state = live.view()
             assert state["first"] == "white" and state["variant_options"] == {"first": "white"}
             assert state["turn"] == "white"
             text = play_first(page, live)
@@ -97,7 +97,7 @@ def test_options_start_play_reload_and_download(pw: Playwright, tmp_path: Path) 
     again = LiveServer(config)   # the program restarted: the journal resumes the game with its options
     again.start()
     try:
-        state = again.state()
+        state = again.view()
         assert state["variant"] == "thai" and state["variant_options"] == {"first": "white"}
         assert [m["text"] for m in state["moves"]] == [text] and state["turn"] == "black"
         with browser(pw) as context:
@@ -126,14 +126,14 @@ def test_options_start_play_reload_and_download(pw: Playwright, tmp_path: Path) 
             assert validate_game(turkish[0]) == []
 
             page.click("[data-tab='live']")   # a bad option typed in: one error line, nothing changes
-            before = again.state()["variant"]
+            before = again.view()["variant"]
             page.select_option("#ng-variant", "spanish")
             page.wait_for_selector("#ng-options[data-variant='spanish']")
             page.fill("#ng-option-repetition", "1")
             page.click("#btn-new-game")
             page.wait_for_selector("#messages li:has-text('option repetition expects a whole number')")
             message = page.text_content("#messages li:has-text('option repetition')") or ""
-            assert "\n" not in message.strip() and again.state()["variant"] == before
+            assert "\n" not in message.strip() and again.view()["variant"] == before
 
             start_game(page, "alquerque", {})   # the board of points: 25 points, 56 lines between them
             assert len(page.query_selector_all("#board .sq")) == 25
@@ -150,14 +150,14 @@ def test_a_brainking_game_with_an_option(pw: Playwright, tmp_path: Path) -> None
             browser(pw) as context:
         page = open_page(context, live.url)
         start_game(page, "hawaii", {"first": "white"})
-        state = live.state()
+        state = live.view()
         assert state["turn"] == "white" and state["variant_options"] == {"first": "white"}
         assert sorted(live_paths(live)) == ["a1xa1", "d4xd4", "e5xe5", "h8xh8"], "White's own corners"
         white = play_first(page, live)
-        assert live.state()["turn"] == "black" and [m["text"] for m in live.state()["moves"]] == [white]
+        assert live.view()["turn"] == "black" and [m["text"] for m in live.view()["moves"]] == [white]
         assert len(page.query_selector_all("#board .sq[data-piece]")) == 63, "nothing put down"
         black = play_first(page, live)
-        assert all(p["captures"] and p["path"][0] != p["path"][-1] for p in live.state()["legal_paths"])
+        assert all(p["captures"] and p["path"][0] != p["path"][-1] for p in live.view()["legal_paths"])
         jump = play_first(page, live)
         assert len(page.query_selector_all("#board .sq[data-piece]")) == 61, "two removed, one captured"
         page.reload()
@@ -180,7 +180,7 @@ def options_shown(page: Page) -> list[str]:
 
 
 def live_paths(live: LiveServer) -> list[str]:
-    return [p["text"] for p in live.state()["legal_paths"]]
+    return [p["text"] for p in live.view()["legal_paths"]]
 
 
 def test_item11_the_form_offers_each_options_allowed_values_in_words(pw: Playwright, tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_item11_the_form_offers_each_options_allowed_values_in_words(pw: Playwri
         page.click("#btn-new-game")
         page.wait_for_selector("#variant-name:has-text('Italian')")
         live.call(live.session.idle)
-        assert live.state()["variant_options"] == {"precedence": italian[:3]}
+        assert live.view()["variant_options"] == {"precedence": italian[:3]}
 
         page.select_option("#ng-variant", "english")
         page.wait_for_selector("#ng-options[data-variant='english']")
@@ -225,4 +225,4 @@ def test_item11_the_form_offers_each_options_allowed_values_in_words(pw: Playwri
         page.click("#btn-new-game")
         page.wait_for_selector("#variant-name:has-text('English')")
         live.call(live.session.idle)
-        assert live.state()["variant_options"] == {"draw_claims": ["repetition"]}
+        assert live.view()["variant_options"] == {"draw_claims": ["repetition"]}

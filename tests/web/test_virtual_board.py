@@ -22,7 +22,7 @@ KONANE = ("B:Wa1,c1,g1,b2,f2,h2,a3,e3,g3,b4,d4,f4,h4,a5,c5,e5,b6,d6,h6,a7,c7,e7,
 def standing(page: Page, live: LiveServer, state: str) -> None:
     """The game is in ``state`` and the virtual board holds exactly the game's pieces, as the page shows."""
     wait_state(page, state, timeout=30_000)
-    s = live.state()
+    s = live.view()
     assert sorted(map(tuple, s["occupancy"])) == sorted((p["row"], p["col"]) for p in s["pieces"])
     assert len(page.query_selector_all("#board .sq[data-occupied='1']")) == len(s["pieces"])
 
@@ -59,7 +59,7 @@ def test_the_virtual_board_moves_its_own_pieces(pw: Playwright, tmp_path: Path) 
         page.wait_for_function("() => document.querySelectorAll('#board .sq').length === 64")
         page.wait_for_selector("#messages li:has-text('The computer (black) played')", timeout=30_000)
         standing(page, live, "person.idle")
-        path = live.state()["legal_paths"][0]
+        path = live.view()["legal_paths"][0]
         page.click(cell(*path["path"][0]))
         page.click(cell(*path["path"][-1]))
         wait_plies(page, 3)
@@ -70,8 +70,8 @@ def test_the_virtual_board_moves_its_own_pieces(pw: Playwright, tmp_path: Path) 
         wait_plies(page, 1)
         standing(page, live, "person.idle")
         page.wait_for_timeout(1000)                                 # five check times of a still board
-        assert live.state()["board_health"]["faults"] == [] and "seems" not in messages(page)
-        assert live.state()["state"] == "person.idle"
+        assert live.view()["board_health"]["faults"] == [] and "seems" not in messages(page)
+        assert live.view()["state"] == "person.idle"
         assert "move the piece as the LEDs show" not in messages(page)
         assert "Took back 2 plies." in messages(page) and "put the pieces back" not in messages(page)
 
@@ -99,14 +99,14 @@ def test_the_virtual_board_moves_its_own_pieces(pw: Playwright, tmp_path: Path) 
         page.wait_for_selector("#messages li:has-text('Move 1: 11-15.')", state="attached")
         standing(page, live, "computer.showing")
         assert "set up the" not in messages(page).lower()
-        assert not [m for m in live.state()["messages"] if m["level"] == "error"]
+        assert not [m for m in live.view()["messages"] if m["level"] == "error"]
 
         # Konane: the opening removals take one click each; a capture that may stop stops on one click.
         page.click("nav .tab[data-tab='live']")
         new_game(page, "hawaii", "both", "person")
         standing(page, live, "person.idle")
         for ply in (1, 2):
-            removal = live.state()["legal_paths"][0]
+            removal = live.view()["legal_paths"][0]
             assert removal["captures"] == [removal["path"][0]]             # a piece taken off, nothing lands
             page.click(cell(*removal["path"][0]))                           # once
             wait_plies(page, ply)
@@ -114,9 +114,9 @@ def test_the_virtual_board_moves_its_own_pieces(pw: Playwright, tmp_path: Path) 
         page.click("#btn-setup-fen")
         page.wait_for_function("() => document.querySelectorAll('#moves .ply').length === 0")
         standing(page, live, "person.idle")
-        [short] = [p for p in live.state()["legal_paths"] if p["text"] == "b5xd5"]
+        [short] = [p for p in live.view()["legal_paths"] if p["text"] == "b5xd5"]
         page.click(cell(*short["path"][0]))
         page.click(cell(*short["path"][1]))                         # d5: one click stops there
         wait_plies(page, 1)
-        assert [m["text"] for m in live.state()["moves"]] == ["b5xd5"]
+        assert [m["text"] for m in live.view()["moves"]] == ["b5xd5"]
         assert "You may stop here or jump again: b5xd5 stops on d5; b5xf5 jumps on." in messages(page)

@@ -24,7 +24,7 @@ def test_bench_prints_the_table_for_a_few_actions() -> None:
     rows = {line[:36].strip(): line[36:].split() for line in lines[1:]}
     events = rows["event -> websocket, all events"]
     assert int(events[0]) >= 20   # every lift or place changes the state the page shows
-    assert int(rows["StateChanged"][0]) >= 20
+    assert int(rows["ViewChanged"][0]) >= 20
     assert int(rows["peer: websocket echo round trip"][0]) == 20
     assert all(float(v) >= 0 for v in events[1:])
     assert len(rows["ratio event / echo peer"]) == 4

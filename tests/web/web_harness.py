@@ -82,9 +82,9 @@ class LiveServer:
         assert self.server is not None
         return self.server.url
 
-    def state(self) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
         assert self.session is not None
-        return self.call(self.session.state)
+        return self.call(self.session.view)
 
     def send(self, command: Any) -> None:
         assert self.session is not None
@@ -99,7 +99,7 @@ class LiveServer:
         async def run() -> None:
             queue = session.subscribe()
             try:
-                [path] = [p for p in session.state()["legal_paths"] if p["text"] == text]
+                [path] = [p for p in session.view()["legal_paths"] if p["text"] == text]
                 steps = [cmd.Lift(*path["path"][0]), cmd.Place(*path["path"][-1])]
                 for command in steps + [cmd.Lift(*cell) for cell in path["captures"]]:
                     await session.send(command)
