@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import inspect
 import json
 import os
 import random
@@ -35,8 +36,16 @@ from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS = ("english", "international", "russian", "italian", "turkish", "spanish", "brazilian", "czech",
-            "thai")
+if "--worker" not in sys.argv:
+    sys.path.insert(0, str(ROOT))
+
+from rules import VARIANT_IDS  # noqa: E402
+
+VARIANTS = VARIANT_IDS
+"""Every variant, the orthogonal ones (Turkish, Dameo, Alquerque, Hawaii) included."""
+COMPUTER_SHARE = 0.3
+"""The share of trials played against the computer: the person's hands on the board while it thinks, then
+its move carried out."""
 PEER = "1119bcb"
 PEER_PACKAGES = ("controller", "firmware_bridge", "readers")
 """What the peer brings of its own; the rest (the rules core, native included, the engine) is this tree's."""
@@ -59,6 +68,9 @@ def one(hands: ModuleType, seed: int, index: int, log: Any = None) -> Any:
     variant = VARIANTS[index % len(VARIANTS)]
     fen = hands.random_position(variant, rng, kings=rng.random() < 0.35)
     debounce = rng.choice([0.0, 0.004, 0.03])
+    computer = rng.random() < COMPUTER_SHARE
+    if computer and "computer" in inspect.signature(hands.trial).parameters:   # a peer may not have them
+        return hands.trial(variant, fen, hands.RandomChooser(rng), debounce=debounce, log=log, computer=True)
     return hands.trial(variant, fen, hands.RandomChooser(rng), debounce=debounce, log=log)
 
 

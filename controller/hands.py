@@ -23,11 +23,12 @@ from firmware_bridge.types import Cell
 from rules import Board, Color, get_variant
 
 from .config import Config
+from .consult import EngineAnswer
 from .inference import Expectation, MoveShape, trace
 from .machine import Controller
 from .offline import OfflinePorts
 from .sensorlog import SensorLogWriter
-from .settings import GameSettings
+from .settings import EngineJob, GameSettings
 from .states import PERSON_AMBIGUOUS
 from .table import Table
 
@@ -73,11 +74,14 @@ class Step:
     cell: Cell | None = None
     seconds: float = 0.0
     edges: int = 0
+    move: str = ""
 
     def text(self, name: Callable[[Cell], str]) -> str:
         """The step in words, squares by their names (``lift 32``, ``wait 0.25``, ``knock 19 0.04``)."""
         if self.verb == "wait":
             return f"wait {self.seconds:g}"
+        if self.verb == "answer":
+            return f"the engine answers {self.move}"
         assert self.cell is not None
         if self.verb == "knock":
             return f"knock {name(self.cell)} {self.seconds:g}"
@@ -91,8 +95,12 @@ class Hands:
     into readings in order, the Table's timers fired when due. ``on_snapshot`` sees every reading first."""
 
     def __init__(self, table: Table, clock: ManualClock, *, debounce: float = 0.03,
-                 on_snapshot: Callable[[float, frozenset[Cell]], None] | None = None) -> None:
+                 on_snapshot: Callable[[float, frozenset[Cell]], None] | None = None,
+                 jobs: Sequence[EngineJob] = ()) -> None:
         self.table = table
+        self.jobs = jobs
+        """The engine requests the Table made (its OfflinePorts' ``jobs``): an ``answer`` step answers the
+        newest."""
         self.ctl = table.controller
         self.clock = clock
         self.device = SimulatedDevice(self.ctl.map.rows, self.ctl.map.cols, debounce=debounce, clock=clock,
@@ -127,6 +135,11 @@ class Hands:
         device = self.device
         if step.verb == "wait":
             self.wait(step.seconds)
+            return
+        if step.verb == "answer":
+            job = self.jobs[-1]
+            self.table.engine_answered(EngineAnswer(job.token, job.board.parse_move(step.move)),
+                                       self.clock.now())
             return
         assert step.cell is not None
         if step.verb == "lift":
@@ -278,7 +291,11 @@ class _Gesture:
 
     def carry(self, intended: MoveShape, start: Cell) -> None:
         """The move itself: lift, slide or carry along the path (touching down, resting), the captured pieces
-        taken off at any moment by either hand, place."""
+        taken off at any moment by either hand, place. A removal (Konane's opening) is the piece taken off."""
+        if intended.move.is_removal:
+            self.lift(start)
+            self.noise()
+            return
         captures = list(intended.captures)
         king = self.exp.pieces[intended.origin][1]
         flying = king and self.ctl.variant.king_flying
@@ -305,6 +322,8 @@ class _Gesture:
                     break
                 if b in self.occ or b not in self.playing:
                     continue
+                if flying and self.choose.chance(0.2):
+                    self.add(Step("flicker", b, edges=int(self.choose.between(1, 6))))   # a reed on the way
                 if style == "slide" and self.choose.chance(0.5):
                     self.add(Step("knock", b, seconds=self.choose.between(0.01, 0.12)))
                 elif flying and self.choose.chance(0.3):
@@ -320,8 +339,12 @@ class _Gesture:
             for sq in captures:
                 if sq in self.occ and self.choose.chance(0.3):
                     self.lift(sq)
+                    if self.choose.chance(0.2):   # the captured piece's reed chatters as it comes off
+                        self.add(Step("flicker", sq, edges=int(self.choose.between(1, 4))))
             here = leg_end
             self.noise()
+        if flying and self.choose.chance(0.15):   # the landing square's reed flickers as the king arrives
+            self.add(Step("flicker", intended.target, edges=int(self.choose.between(1, 4))))
         self.place(intended.target)
         if self.choose.chance(0.15):   # the piece straightened on its square
             self.pause(0.0, 0.5)
@@ -331,7 +354,31 @@ class _Gesture:
             self.pause(0.0, 0.5)
             self.lift(sq)
         if intended.origin == intended.target and intended.target not in self.occ:
-            self.place(intended.target)
+            self.place(intended.target)   # a circular capture ends where it began
+
+    def while_thinking(self, answer: MoveShape) -> None:
+        """While the computer thinks, the person's hands on the board: a piece of their own lifted (not their
+        turn), held and put back, knocked, or a reed chattering; the engine's ``answer`` comes meanwhile,
+        now and then while a piece is still in the hand."""
+        own = [sq for sq in sorted(self.occ)
+               if sq in self.exp.pieces and self.exp.pieces[sq][0] != self.exp.turn]
+        answered = False
+        for _ in range(int(self.choose.between(0, 3))):
+            if own and self.choose.chance(0.6):
+                sq = self.choose.pick(own)
+                self.lift(sq)
+                self.pause(0.05, 2.5)
+                if not answered and self.choose.chance(0.3):
+                    answered = True
+                    self.add(Step("answer", move=answer.text))
+                    self.pause(0.0, 1.0)
+                self.place(sq)
+            elif own:
+                self.add(Step("knock", self.choose.pick(own), seconds=self.choose.between(0.01, 0.3)))
+            self.noise()
+            self.pause(0.0, 0.8)
+        if not answered:
+            self.add(Step("answer", move=answer.text))
 
     def after(self) -> None:
         """After the move: an opponent's piece brushed while the move settles, a flicker, the board left."""
@@ -352,6 +399,8 @@ class _Gesture:
         answer = self.choose.pick(after.shapes)
         self.pause(0.1, 1.5)   # a hand reacts: not in the same instant the mover lets go
         self.lift(answer.origin)
+        if answer.move.is_removal:   # taken off, and that is the move
+            return answer.text
         self.pause(0.05, 0.6)
         for sq in answer.captures:
             self.lift(sq)
@@ -383,6 +432,19 @@ def storm(ctl: Controller, choose: Chooser) -> tuple[list[str], list[Step]]:
         meant += [answer] if answer is not None else []
     gesture.add(Step("wait", seconds=4.0))
     return meant, gesture.steps
+
+
+def computer_storm(ctl: Controller, choose: Chooser) -> tuple[list[str], list[Step]]:
+    """The person's hands while the computer thinks (their pieces lifted, knocked), then the engine's answer,
+    then the person carrying the computer's move out the way people do: the move meant and the steps."""
+    gesture = _Gesture(ctl, choose)
+    answer = choose.pick(ctl.exp.shapes)
+    gesture.while_thinking(answer)
+    gesture.pause(0.1, 1.0)
+    gesture.carry(answer, answer.origin)
+    gesture.after()
+    gesture.add(Step("wait", seconds=4.0))
+    return [answer.text], gesture.steps
 
 
 def random_position(variant_id: str, rng: random.Random, kings: bool) -> str:
@@ -421,21 +483,25 @@ def random_position(variant_id: str, rng: random.Random, kings: bool) -> str:
     raise RuntimeError(f"no playable random position found for {variant_id}")
 
 
-def trial(variant: str, fen: str, choose: Chooser, *, debounce: float = 0.03,
+def trial(variant: str, fen: str, choose: Chooser, *, debounce: float = 0.03, computer: bool = False,
           config: dict[str, Any] | None = None, log: TextIO | None = None) -> Trial:
-    """One storm trial from ``fen`` (two people on one board, so every reply is a person's); ``log``
-    receives its sensor log."""
+    """One storm trial from ``fen``: two people on one board (every reply a person's), or with ``computer``
+    a person against the computer, which is to move in ``fen``; ``log`` receives its sensor log."""
     clock = ManualClock(1000.0)
-    cfg = Config(variant=variant, human_color="both", opponent="person", **(config or {}))
-    table = offline_table(cfg, clock, GameSettings(get_variant(variant), "both", "person", 3, fen))
-    ctl = table.controller
+    mover = Board(variant, fen).turn.name.lower()
+    human, opponent = ("black" if mover == "white" else "white", "engine") if computer else ("both", "person")
+    cfg = Config(variant=variant, human_color=human, opponent=opponent, **(config or {}))
     writer = SensorLogWriter(log, cfg) if log is not None else None
-    hands = Hands(table, clock, debounce=debounce, on_snapshot=writer.occupancy if writer else None)
+    ports = OfflinePorts(clock)
+    settings = GameSettings(get_variant(variant), human, opponent, 3, fen)
+    table = Table(cfg, ports, clock=clock, settings=settings, sensor_log=writer, can_fail=False)
+    ctl = table.controller
+    hands = Hands(table, clock, debounce=debounce, jobs=ports.jobs)
     ctl.new_game()
     if writer is not None:
         writer.game(clock.now(), ctl)
     hands.set_up(ctl.exp.base)
-    meant, steps = storm(ctl, choose)
+    meant, steps = (computer_storm if computer else storm)(ctl, choose)
     before = len(ctl.records)
     for step in steps:
         hands.do(step)

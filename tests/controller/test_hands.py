@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.config import Config
-from controller.hands import Hands, Step, judge, offline_table, random_position, trial
+from controller.hands import Hands, RandomChooser, Step, judge, offline_table, random_position, trial
 from controller.settings import GameSettings
 from firmware_bridge.clock import ManualClock
+from rules import VARIANT_IDS
 
 T = TypeVar("T")
-VARIANTS = ["english", "international", "russian", "italian", "turkish", "spanish", "brazilian", "czech",
-            "thai"]
+VARIANTS = list(VARIANT_IDS)   # every variant, the orthogonal ones included
 
 
 class DrawChooser:
@@ -39,11 +39,13 @@ class DrawChooser:
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(variant=st.sampled_from(VARIANTS), kings=st.booleans(), seed=st.integers(0, 10_000),
-       debounce=st.sampled_from([0.0, 0.004, 0.03]), data=st.data())
+       debounce=st.sampled_from([0.0, 0.004, 0.03]), computer=st.booleans(), data=st.data())
 def test_the_storm_never_records_a_move_not_meant(variant: str, kings: bool, seed: int, debounce: float,
-                                                   data: st.DataObject) -> None:
+                                                   computer: bool, data: st.DataObject) -> None:
+    """Two people at one board, or a person against the computer (their hands on the board while it thinks,
+    its move carried out): the move meant is recorded, or the board asks."""
     fen = random_position(variant, random.Random(seed), kings)
-    result = trial(variant, fen, DrawChooser(data), debounce=debounce)
+    result = trial(variant, fen, DrawChooser(data), debounce=debounce, computer=computer)
     assert result.outcome in ("intended", "asked"), result
 
 
@@ -79,3 +81,16 @@ def test_the_hands_are_debounced_like_the_board() -> None:
     hands.wait(0.05)
     assert [r.text for r in ctl.records] == ["9-13"] and len(seen) == 3
     assert Step("knock", nine, seconds=0.01).text(ctl.map.name) == "knock 9 0.01"
+
+
+def test_a_removal_is_carried_out_by_taking_the_piece_off() -> None:
+    """Konane's opening removal is a lift with no place: the storm's hands never put the piece back after the
+    engine's answer (which the board rightly reads as a takeback, and the computer thinks again)."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        fen = random_position("hawaii", rng, kings=False)
+        result = trial("hawaii", fen, RandomChooser(rng), computer=True)
+        assert result.outcome == "intended", result
+        removed = result.meant[0].split("x")[0]
+        after = result.steps[next(i for i, s in enumerate(result.steps) if s.startswith("the engine")):]
+        assert f"place {removed}" not in after, result
