@@ -96,7 +96,7 @@ class Session:
     def unsubscribe(self, queue: asyncio.Queue[Event]) -> None:
         pass
 
-    def state(self) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
         return {"variant": "international", "size": {"rows": 10, "cols": 10}}
 
     async def send(self, command: Command) -> asyncio.Future[CommandOutcome]:
