@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from engine.errors import EngineError
 from engine.evaluation import Evaluator
 from engine.levels import get_level
 from engine.limits import SearchLimits, SearchProgress, SearchResult
@@ -16,7 +17,7 @@ from engine.search import SearchAborted
 from rules import Board, Move, Variant, get_variant
 
 
-class NoLegalMoveError(ValueError):
+class NoLegalMoveError(EngineError, ValueError):
     """Asked for a move in a position where the side to move has none (the game is over)."""
 
 

@@ -15,6 +15,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+from engine.errors import EngineError
+
 NUL = b"\0"
 MAX_MESSAGE = 512
 """Longest record accepted, in bytes (the longest DXP record, a GAMEREQ with a position, has 94)."""
@@ -23,7 +25,7 @@ RECV_BYTES = 4096
 _UNPRINTABLE = re.compile(r"[^\x20-\x7e]")
 
 
-class DxpError(ValueError):
+class DxpError(EngineError, ValueError):
     """A DXP record that does not follow the fixed layout (the message names the field).
 
     `kind` is the record's type letter ('R' for a GAMEREQ), so a follower can refuse a bad game request;

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.errors import EngineError
+
 OPTIONS_PARAM = "variant-options"
 """The parameter an engine declares to be told the game's variant options (`first=white allow_180=false`)."""
 
@@ -22,7 +24,7 @@ _TOKEN = re.compile(r'(?:[^ \t\r\n"]++|"[^"]*+")++')
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f]")
 
 
-class HubSyntaxError(ValueError):
+class HubSyntaxError(EngineError, ValueError):
     """A Hub line that cannot be split into a command and its arguments (the message says where)."""
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.errors import EngineError
 from readers import is_digits
 from rules import Board, Color, Move, Piece, Variant
 
 
-class ProtocolMoveError(ValueError):
+class ProtocolMoveError(EngineError, ValueError):
     """A protocol move text that is malformed or matches no legal move in the position."""
 
 

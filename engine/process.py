@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import BinaryIO
 
+from engine.errors import EngineError
 from readers import shown
 
 STDERR_LINES = 20
@@ -31,7 +32,7 @@ EXIT_DRAIN = 0.3
 """After the child exits, how long its helpers may keep the output open before we stop waiting for lines."""
 
 
-class ExternalEngineError(ValueError):
+class ExternalEngineError(EngineError, ValueError):
     """An external engine failed: it died, timed out, broke the protocol or sent an illegal move."""
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.errors import EngineError
 from engine.glicko2 import DEFAULT_RD, DEFAULT_VOLATILITY, Rating, Result, update
 from readers import ReadError, check_regular, expect_int, expect_number, expect_str
 
@@ -76,11 +77,11 @@ in the file made every later rating NaN or raised from the arithmetic."""
 MAX_NAME = 200
 
 
-class UnknownPlayerError(ValueError):
+class UnknownPlayerError(EngineError, ValueError):
     """A profile name that is not in the ratings database."""
 
 
-class RatingsError(ReadError, sqlite3.DatabaseError):
+class RatingsError(EngineError, ReadError, sqlite3.DatabaseError):
     """A ratings database that cannot be used: not a regular file, not SQLite, damaged, another program's
     tables, or a value no rating has. ``str()`` is one line naming the file and what was expected; it is a
     ``sqlite3.DatabaseError`` too, so whoever copes with a database that fails copes with it."""

@@ -14,6 +14,8 @@ from controller.broadcast.wire import RESULTS, check_level
 from controller.durable import set_aside_said
 from readers import at, expect_dict, loads, read_text
 
+from .errors import HallError
+
 log = logging.getLogger(__name__)
 
 SYSTEMS = ("round-robin", "swiss")
@@ -22,7 +24,7 @@ MAX_BOOK_BYTES = 8 * 1024 * 1024
 MAX_NAME = 80
 
 
-class BookError(ValueError):
+class BookError(HallError, ValueError):
     """Arbiter input that cannot be taken: names the field and what was expected."""
 
 

@@ -12,8 +12,10 @@ from controller.broadcast.wire import DEFAULT_PREFIX, check_level
 from controller.config import MIN_TOKEN, token_problem
 from controller.settings_file import SettingsFile
 
+from .errors import HallError
 
-class HallConfigError(ValueError):
+
+class HallConfigError(HallError, ValueError):
     """A bad hall setting: names the file or option and the key."""
 
 

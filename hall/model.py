@@ -15,11 +15,13 @@ from controller.record import forced_move_text
 from rules import Board, Variant, get_variant
 from rules.pdn.tokens import is_move_text
 
+from .errors import HallError
+
 MAX_HELD = 500
 """Entries kept waiting for a gap to be filled (more means the board is out of sync: its game catches up)."""
 
 
-class StreamError(ValueError):
+class StreamError(HallError, ValueError):
     """An entry the hall cannot accept: it conflicts with what was applied, or the rules refuse it."""
 
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from controller.config import MIN_TOKEN
 
 from .addresses import network_addresses
+from .errors import WebError
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ WILDCARDS = ("0.0.0.0", "::", "")
 _HOST_NAME = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?")
 
 
-class AccessDenied(ValueError):
+class AccessDenied(WebError, ValueError):
     """A request without the token (or from another site) that wants to do what needs it; ``wrong`` when it
     gave a token and that token is wrong (those are counted per connection)."""
 

@@ -13,10 +13,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .errors import WebError
+
 CLOSE = {"Connection": "close"}
 
 
-class BodyError(ValueError):
+class BodyError(WebError, ValueError):
     """A request body refused: its HTTP status and what was wrong."""
 
     def __init__(self, status: int, message: str) -> None:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import WebError
+
 if TYPE_CHECKING:   # the rules core is imported when a game is replayed, not to list the library
     import rules
 
@@ -27,7 +29,7 @@ MOVE_RE = re.compile(r"^[a-zA-Z]?\d+[a-z]?\d*(?:[-x:][a-zA-Z]?\d+[a-z]?\d*)+$")
 RACY_SECONDS = 1.0
 
 
-class LibraryError(ValueError):
+class LibraryError(WebError, ValueError):
     """A game id that does not exist, or a PDN game that cannot be read (names the file and game)."""
 
 

@@ -18,6 +18,7 @@ from readers import ReadError, loads, shown
 from rules.options import SPECS, OptionSpec
 
 from .access import AccessDenied, WebOptions
+from .errors import WebError
 from .seam import BoardSession
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ def redact(text: str) -> str:
     return _DIRECTORIES.sub("", text)
 
 
-class ClientError(ValueError):
+class ClientError(WebError, ValueError):
     """A client message that is not valid (says which field and what was expected)."""
 
 

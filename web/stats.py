@@ -14,6 +14,7 @@ from typing import Any
 
 from controller.rating_history import RatingHistoryError, rating_history
 
+from .errors import WebError
 from .library import GameLibrary, LibraryError, LibraryGame
 
 OPENING_PLIES = 3
@@ -25,7 +26,7 @@ LEVEL_RE = re.compile(r"\blevel\s*(\d{1,2})\b", re.IGNORECASE)
 TABLES = ("variants", "players", "levels", "openings")
 
 
-class StatsError(ValueError):
+class StatsError(WebError, ValueError):
     """A statistics table that does not exist (the message lists the ones that do)."""
 
 

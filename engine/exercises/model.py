@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.errors import EngineError
 from rules import Board
 
 KINDS: dict[str, str] = {
@@ -15,7 +16,7 @@ KINDS: dict[str, str] = {
 """Exercise kinds and the task each sets the player."""
 
 
-class ExerciseError(ValueError):
+class ExerciseError(EngineError, ValueError):
     """An exercise file that cannot be used: names the file, the exercise and what was expected."""
 
 
