@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,8 +33,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = "1119bcb"
-PEER_PACKAGES = ("controller", "firmware_bridge", "readers")
-"""What the peer brings of its own; the rest (the rules core, native included, the engine) is this tree's."""
+PEER_PACKAGES = ("controller", "firmware_bridge", "readers", "rules", "engine")
+"""What the peer brings of its own: all of it, with this tree's compiled cores (their C sources are the same,
+so both sides run the native core)."""
 PEER_NAME = "the input path before the Table"
 if "--worker" not in sys.argv:
     sys.path.insert(0, str(ROOT))
@@ -161,6 +163,8 @@ def run_peer(commit: str, events: int, seed: int) -> dict[str, Any]:
         tar.write_bytes(archive)
         with tarfile.open(tar) as files:
             files.extractall(tmp, filter="data")
+        for built in [*ROOT.glob("rules/_native*.so"), *ROOT.glob("engine/_native*.so")]:
+            shutil.copy2(built, Path(tmp) / built.parent.name / built.name)
         command = [sys.executable, __file__, "--worker", "--events", str(events), "--seed", str(seed)]
         out = subprocess.run(command, capture_output=True, text=True, cwd=tmp,
                              env={**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])})
@@ -169,6 +173,8 @@ def run_peer(commit: str, events: int, seed: int) -> dict[str, Any]:
         result: dict[str, Any] = json.loads(out.stdout)
         if not Path(result["controller"]).is_relative_to(tmp):
             raise SystemExit(f"the peer ran this tree's controller ({result['controller']}), not {commit}'s")
+        if not result["native"]:
+            raise SystemExit(f"the peer ({commit}) ran the pure-Python rules core: an unfair ratio")
         return result
 
 
@@ -184,8 +190,10 @@ def main() -> int:
     med, p99 = statistics.median(latencies), percentile(latencies, 0.99)
     if args.worker:
         import controller
+        import rules.native
 
-        print(json.dumps({"median": med, "p99": p99, "controller": controller.__file__}))
+        print(json.dumps({"median": med, "p99": p99, "controller": controller.__file__,
+                          "native": rules.native.available()}))
         return 0
     peer_med, peer_p99 = statistics.median(peer), percentile(peer, 0.99)
     print(f"events: {len(latencies)} (international + spanish; {long_captures} captures of 3+ pieces)")

@@ -26,6 +26,7 @@ import inspect
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -47,8 +48,9 @@ COMPUTER_SHARE = 0.3
 """The share of trials played against the computer: the person's hands on the board while it thinks, then
 its move carried out."""
 PEER = "1119bcb"
-PEER_PACKAGES = ("controller", "firmware_bridge", "readers")
-"""What the peer brings of its own; the rest (the rules core, native included, the engine) is this tree's."""
+PEER_PACKAGES = ("controller", "firmware_bridge", "readers", "rules", "engine")
+"""What the peer brings of its own: all of it, with this tree's compiled cores (their C sources are the same,
+so both sides run the native core)."""
 PEER_NAME = "the controller before the Table"
 OUTCOMES = ("intended", "asked", "wrong", "stuck")
 
@@ -102,6 +104,8 @@ def run_peer(commit: str, trials: int, seed: int) -> dict[str, Any]:
         tar.write_bytes(archive)
         with tarfile.open(tar) as files:
             files.extractall(tmp, filter="data")
+        for built in [*ROOT.glob("rules/_native*.so"), *ROOT.glob("engine/_native*.so")]:
+            shutil.copy2(built, Path(tmp) / built.parent.name / built.name)
         out = subprocess.run([sys.executable, __file__, "--worker", tmp, "--trials", str(trials),
                               "--seed", str(seed)], check=True, capture_output=True, text=True,
                              env={**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])}, cwd=tmp)
