@@ -18,14 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,12 +28,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = "1119bcb"
-PEER_PACKAGES = ("controller", "firmware_bridge", "readers", "rules", "engine")
-"""What the peer brings of its own: all of it, with this tree's compiled cores (their C sources are the same,
-so both sides run the native core)."""
 PEER_NAME = "the input path before the Table"
 if "--worker" not in sys.argv:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _peer import run_in_peer  # noqa: E402
 
 from controller.config import Config  # noqa: E402
 from controller.machine import Controller  # noqa: E402
@@ -154,28 +149,17 @@ def run(events: int, seed: int) -> tuple[list[float], list[float], int]:
 
 
 def run_peer(commit: str, events: int, seed: int) -> dict[str, Any]:
-    """The same events through the controller of ``commit`` (unpacked from git; the rules core, firmware
-    bridge and readers of this tree, so only the input path differs), in a subprocess."""
-    with tempfile.TemporaryDirectory(prefix="latency-peer-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *PEER_PACKAGES], check=True,
-                                 capture_output=True).stdout
-        tar = Path(tmp) / "tree.tar"
-        tar.write_bytes(archive)
-        with tarfile.open(tar) as files:
-            files.extractall(tmp, filter="data")
-        for built in [*ROOT.glob("rules/_native*.so"), *ROOT.glob("engine/_native*.so")]:
-            shutil.copy2(built, Path(tmp) / built.parent.name / built.name)
-        command = [sys.executable, __file__, "--worker", "--events", str(events), "--seed", str(seed)]
-        out = subprocess.run(command, capture_output=True, text=True, cwd=tmp,
-                             env={**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])})
-        if out.returncode != 0:
-            raise SystemExit(f"the peer ({commit}) failed:\n{out.stderr}")
-        result: dict[str, Any] = json.loads(out.stdout)
-        if not Path(result["controller"]).is_relative_to(tmp):
-            raise SystemExit(f"the peer ran this tree's controller ({result['controller']}), not {commit}'s")
-        if not result["native"]:
-            raise SystemExit(f"the peer ({commit}) ran the pure-Python rules core: an unfair ratio")
-        return result
+    """The same events through the input path of ``commit`` (its tree unpacked from git), in a subprocess."""
+    tree, out = run_in_peer(commit, [sys.executable, __file__, "--worker", "--events", str(events),
+                                     "--seed", str(seed)], "latency-peer-")
+    if out.returncode != 0:
+        raise SystemExit(f"the peer ({commit}) failed:\n{out.stderr}")
+    result: dict[str, Any] = json.loads(out.stdout)
+    if not Path(result["controller"]).is_relative_to(tree):
+        raise SystemExit(f"the peer ran this tree's controller ({result['controller']}), not {commit}'s")
+    if not result["native"]:
+        raise SystemExit(f"the peer ({commit}) ran the pure-Python rules core: an unfair ratio")
+    return result
 
 
 def main() -> int:

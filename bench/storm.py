@@ -24,13 +24,8 @@ import argparse
 import collections
 import inspect
 import json
-import os
 import random
-import shutil
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -39,7 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if "--worker" not in sys.argv:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from _peer import run_in_peer  # noqa: E402
 from rules import VARIANT_IDS  # noqa: E402
 
 VARIANTS = VARIANT_IDS
@@ -48,9 +45,6 @@ COMPUTER_SHARE = 0.3
 """The share of trials played against the computer: the person's hands on the board while it thinks, then
 its move carried out."""
 PEER = "1119bcb"
-PEER_PACKAGES = ("controller", "firmware_bridge", "readers", "rules", "engine")
-"""What the peer brings of its own: all of it, with this tree's compiled cores (their C sources are the same,
-so both sides run the native core)."""
 PEER_NAME = "the controller before the Table"
 OUTCOMES = ("intended", "asked", "wrong", "stuck")
 
@@ -96,20 +90,13 @@ def run(hands: ModuleType, trials: int, seed: int, progress: bool) -> dict[str, 
 
 
 def run_peer(commit: str, trials: int, seed: int) -> dict[str, Any]:
-    """The same trials on the controller of ``commit`` (unpacked from git), in a subprocess."""
-    with tempfile.TemporaryDirectory(prefix="storm-peer-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *PEER_PACKAGES], check=True,
-                                 capture_output=True).stdout
-        tar = Path(tmp) / "tree.tar"
-        tar.write_bytes(archive)
-        with tarfile.open(tar) as files:
-            files.extractall(tmp, filter="data")
-        for built in [*ROOT.glob("rules/_native*.so"), *ROOT.glob("engine/_native*.so")]:
-            shutil.copy2(built, Path(tmp) / built.parent.name / built.name)
-        out = subprocess.run([sys.executable, __file__, "--worker", tmp, "--trials", str(trials),
-                              "--seed", str(seed)], check=True, capture_output=True, text=True,
-                             env={**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)])}, cwd=tmp)
-        return json.loads(out.stdout)
+    """The same trials on the controller of ``commit`` (its tree unpacked from git), in a subprocess."""
+    _, out = run_in_peer(commit, [sys.executable, __file__, "--worker", "{tree}", "--trials", str(trials),
+                                  "--seed", str(seed)], "storm-peer-")
+    if out.returncode != 0:
+        raise SystemExit(f"the peer ({commit}) failed:\n{out.stderr}")
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
 
 
 def line(name: str, result: dict[str, Any], trials: int) -> str:
