@@ -37,6 +37,7 @@ if "--worker" not in sys.argv:
 sys.path.insert(0, str(ROOT / "bench"))
 
 from _peer import run_in_peer  # noqa: E402
+
 from rules import VARIANT_IDS  # noqa: E402
 
 VARIANTS = VARIANT_IDS
