@@ -8,8 +8,8 @@ on the LEDs and shows them on the page. The person can mask a broken square (pag
 controller then sees on it whatever makes the board's reading legal, so the game is trusted for it, and a
 move the board cannot see (a piece put on a masked square) is confirmed by hand. A chattering square is held
 at its settled reading. The Table owns one: it hands it each reading, asks it what the game should see,
-and overlays its fault squares on the one frame that leaves the Table. It reads the game through ``GameFacts``
-and never calls the Controller.
+and overlays its fault squares on the one frame that leaves the Table. It reads the game through
+``GameFacts`` (controller/host.py) and never calls the Controller.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.faults import FaultKind, SensorFault, SensorHistory, WireMap, explain
@@ -25,15 +25,11 @@ from firmware_bridge.selftest import BoardTest, BoardTestReport
 from firmware_bridge.types import Cell, LedFrame, Light, LinkStatus, Pattern, Rgb
 
 from .errors import Refused
-from .inference import Expectation, MoveShape
-from .squares import BoardMap
-from .states import GAME_OVER, SETUP
+from .inference import MoveShape
+from .state_names import GAME_OVER, SETUP
 
 if TYPE_CHECKING:
-    from rules import Variant
-
-    from .journal import PlyRecord
-    from .record import GameRecord
+    from .host import GameFacts
 
 Say = Callable[[str, str], None]
 FAULT_LIGHT = Light(Rgb(255, 0, 255), Pattern.FAST_BLINK)
@@ -44,31 +40,6 @@ SET_UP_SHARE = 0.75
 """While the board is rearranged (a set-up, pieces put back after a takeback) the sensors are examined only
 once this share of the position reads, and only one fault explaining the rest is named: a person needs
 seconds to move the pieces, and a board half done is no broken board."""
-
-
-class GameFacts(Protocol):
-    """What board health reads of the game (the Controller satisfies it; health never calls it)."""
-
-    @property
-    def map(self) -> BoardMap: ...
-    @property
-    def variant(self) -> Variant: ...
-    @property
-    def exp(self) -> Expectation: ...
-    @property
-    def turn_state(self) -> str: ...
-    @property
-    def occupancy(self) -> frozenset[Cell]: ...
-    @property
-    def rearranging(self) -> bool: ...
-    @property
-    def frame(self) -> LedFrame | None: ...
-    @property
-    def board_lost(self) -> bool: ...
-    @property
-    def record(self) -> GameRecord: ...
-    @property
-    def records(self) -> list[PlyRecord]: ...
 
 
 class BoardHealth:
