@@ -3,7 +3,7 @@ ratings (random bytes, text, a database cut short or with a page overwritten, an
 without a column or as a view, text, 1e308, infinity, a negative RD, NULL, a blob or a huge number in a
 column, a FIFO, a link to /dev/zero, a directory), every read gives values of exact types in range or one
 RatingsError line naming the file, and a file that is refused is left as it was. The board's own two calls
-(`_stored_rating`, `_record_engine_game`) raise only what the Session catches around them."""
+(`stored_rating`, `record_engine_game`) raise only what controller.ratings catches around them."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.session import _record_engine_game, _stored_rating
+from controller.ratings import record_engine_game, stored_rating
 from engine.glicko2 import Rating
 from engine.ratings import (
     RATING_RANGE,
@@ -207,11 +207,11 @@ def test_a_hostile_ratings_file_reads_as_sound_values_or_one_error_naming_it(
         assert snapshot(path) == before, "a file that is refused is left as it was"
     # the board's own calls: the Session catches (sqlite3.Error, OSError) reading, and ValueError too writing
     try:
-        check_rating(_stored_rating(path, "ann", "english", 3))
+        check_rating(stored_rating(path, "ann", "english", 3))
     except (sqlite3.Error, OSError) as exc:
         check_error(exc, path)
     try:
-        old, new = _record_engine_game(path, "ann", "english", 3, 1.0)
+        old, new = record_engine_game(path, "ann", "english", 3, 1.0)
         check_rating(old)
         check_rating(new)
     except (sqlite3.Error, OSError, ValueError) as exc:
