@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from readers import ReadError, read_text
+from readers import ReadError
+from readers.toml import read_toml
 
 from .errors import BridgeError
 
@@ -133,12 +133,10 @@ def find_profile(name: str) -> Path:
 def load_profile(name_or_path: str | Path) -> Profile:
     """Read and check a profile; ProfileError names the file and the offending key."""
     path = find_profile(str(name_or_path))
-    try:
-        data = tomllib.loads(read_text(path, what="board profile", limit=1024 * 1024))
-    except ReadError as exc:   # a FIFO, a device, a huge or non-UTF-8 file
+    try:   # a FIFO, a device, a huge or non-UTF-8 file, bad TOML, nesting or numbers past reason
+        data = read_toml(path, what="board profile").data
+    except ReadError as exc:
         raise ProfileError(str(exc)) from None
-    except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise ProfileError(f"{path}: not valid TOML: {exc}") from None
     return parse_profile(data, source=str(path), default_name=path.stem)
 
 
