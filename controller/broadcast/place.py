@@ -26,11 +26,12 @@ MAX_NAME = 80
 
 
 def check_name(name: str, value: str) -> str:
-    """A player's name for the broadcast: at most MAX_NAME characters, no control characters."""
+    """A player's name for the broadcast: at most MAX_NAME characters, printable (no control characters, no
+    lone surrogate, which no UTF-8 message can carry)."""
     if len(value) > MAX_NAME:
         raise ValueError(f"{name}: at most {MAX_NAME} characters, got {len(value)}")
-    if any(ord(c) < 32 for c in value):
-        raise ValueError(f"{name}: {value!r} has control characters")
+    if not value.isprintable():
+        raise ValueError(f"{name}: {value!r} has control characters or characters that cannot be shown")
     return value
 
 
@@ -59,7 +60,8 @@ class BroadcastPlace:
     @classmethod
     def from_json(cls, data: Any) -> BroadcastPlace:
         """A place from its JSON form (ValueError naming what is wrong)."""
-        if not isinstance(data, dict) or set(data) - {"event", "round", "board", "white", "black"}:
+        if (not isinstance(data, dict) or set(data) - {"event", "round", "board", "white", "black"}
+                or not {"event", "round", "board"} <= set(data)):
             raise ValueError("expected an object with event, round, board, white and black")
         if not all(isinstance(v, str) for v in data.values()):
             raise ValueError("every field must be text")

@@ -37,10 +37,11 @@ class WireError(ControllerError, ValueError):
 
 
 def check_level(name: str, value: str) -> str:
-    """``value`` as one topic level: not empty, no ``/``, ``+``, ``#`` or control characters."""
-    if not value or any(c in value for c in "/+#") or any(ord(c) < 32 for c in value) or len(value) > 64:
-        raise ValueError(f"{name}: {value!r} cannot be a topic level (1-64 characters, no / + # or "
-                         f"control characters)")
+    """``value`` as one topic level: not empty, no ``/``, ``+``, ``#``, and printable (no control characters,
+    no lone surrogate, which no MQTT topic can carry)."""
+    if not value or any(c in value for c in "/+#") or not value.isprintable() or len(value) > 64:
+        raise ValueError(f"{name}: {value!r} cannot be a topic level (1-64 printable characters, no / + # "
+                         f"or control characters)")
     return value
 
 
