@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from controller.broadcast.wire import check_level
 from web.access import AccessDenied, WebOptions, same_origin
-from web.serve import static_dir
+from web.serve import attachment, static_dir
 
 from .book import BookError
 from .pdn import board_pdn
@@ -176,7 +176,7 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
             return Response(f"{exc}\n", status_code=400, media_type="text/plain")
         body = "\n".join(pdn_of(f, cache=False) for f in feeds)
         return Response(body, media_type="application/x-chess-pdn",
-                        headers={"Content-Disposition": f'attachment; filename="{event}-round-{round_}.pdn"'})
+                        headers={"Content-Disposition": attachment(f"{event}-round-{round_}.pdn")})
 
     async def control(request: Request) -> Response:
         """POST /api/{action}: result, pairings or system, as JSON with the event (and round)."""

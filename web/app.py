@@ -33,7 +33,7 @@ from .limits import ThrottledLog, WebLimits
 from .messages import ClientError, Dispatcher, redact
 from .rules_page import rules_page
 from .seam import BoardSession
-from .serve import static_dir
+from .serve import attachment, static_dir
 from .stats import StatsError, library_stats, page_json
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         except LibraryError as exc:
             return PlainTextResponse(redact(f"{exc}\n"), status_code=404)
         return PlainTextResponse(record.pdn + "\n", media_type="application/x-pdn", headers={
-            "Content-Disposition": f'attachment; filename="{record.download_name}"'})
+            "Content-Disposition": attachment(record.download_name)})
 
     async def api_all_pdn(request: Request) -> Response:
         if why := view_refused(request):

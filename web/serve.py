@@ -10,6 +10,7 @@ import socket
 from importlib.resources import files
 from types import TracebackType
 from typing import Any, Self
+from urllib.parse import quote
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -17,6 +18,15 @@ from starlette.types import ASGIApp
 from .access import WebOptions
 
 BACKLOG = 128
+
+
+def attachment(name: str) -> str:
+    """A ``Content-Disposition`` value offering ``name`` as a download, whatever its characters: an ASCII
+    ``filename`` (others as ``_``) and the exact name as RFC 6266's ``filename*`` (a header can carry no
+    other bytes, and a quote in a name would end the value)."""
+    plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
+    exact = quote(name.encode("utf-8", "surrogatepass"), safe="")
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{exact}"
 
 
 def static_dir(package: str) -> str:

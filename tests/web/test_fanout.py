@@ -134,3 +134,4 @@ def test_a_lone_surrogate_is_sent_escaped_in_a_frame_utf8_can_carry() -> None:
     text.encode("utf-8")
     assert json.loads(text)["text"] == "name \ud800 and é"
     assert encode({"type": "message", "text": "é"}) == '{"type":"message","text":"é"}'
+
