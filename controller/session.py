@@ -155,7 +155,7 @@ class Session:
         self.clock = clock or MonotonicClock()
         self.journal_dir = Path(journal_dir) if journal_dir is not None else None
         self.journal = Journal(self.journal_dir) if self.journal_dir is not None else None
-        self._last_state: dict[str, Any] | None = None
+        self._last_view: dict[str, Any] | None = None
         self._subscribers: list[asyncio.Queue[ev.Event]] = []
         self.inbox = Inbox()
         self._tasks: list[asyncio.Task[None]] = []
@@ -227,7 +227,7 @@ class Session:
         self.sensors.start()
         self.table.tick(self.clock.now())
         await self.inbox.settle()
-        self._broadcast_state()
+        self._send_view()
 
     async def stop(self) -> None:
         """Stop handling input, close the journal and the engines."""
@@ -304,17 +304,17 @@ class Session:
     # --- the loop -----------------------------------------------------------------------------------
     def _progressed(self, token: int, progress: WorkerProgress) -> None:
         self.table.engine_progress(token, progress)
-        self._broadcast_state()
+        self._send_view()
 
-    def _broadcast_state(self) -> None:
+    def _send_view(self) -> None:
         """Send ViewChanged when the page's view differs from the last one sent (the one mechanism)."""
         if not self._subscribers:
-            self._last_state = None
+            self._last_view = None
             return
-        state = self.view()
-        if state != self._last_state:
-            self._last_state = state
-            self.emit(ev.ViewChanged(state))
+        view = self.view()
+        if view != self._last_view:
+            self._last_view = view
+            self.emit(ev.ViewChanged(view))
 
     async def _ticker(self) -> None:
         queue = self.inbox.queue
@@ -342,7 +342,7 @@ class Session:
                 error = exc
                 log.exception("session failed handling %r", sent.command if sent else item)
             finally:
-                self._broadcast_state()
+                self._send_view()
                 queue.task_done()
                 if sent is not None and not sent.outcome.done():
                     outcome = cmd.CommandOutcome.of(error)

@@ -106,12 +106,12 @@ class Table:
         return wire_map(device)
 
     # --- inputs ---------------------------------------------------------------------------------------
-    def begin(self, state: JournaledGame | None, now: float) -> None:
-        """Resume the journaled game ``state`` (a finished one goes to the library, then a new game), or
-        start a new game when there is none."""
+    def begin(self, journaled: JournaledGame | None, now: float) -> None:
+        """Resume the ``journaled`` game (a finished one goes to the library, then a new game), or start a
+        new game when there is none."""
         ctl = self.controller
-        if state is not None:
-            ctl.resume(state, ctl.settings)
+        if journaled is not None:
+            ctl.resume(journaled, ctl.settings)
         else:
             ctl.new_game(at_start=True)
         if self.sensor_log is not None:
