@@ -171,4 +171,5 @@ def test_new_game_over_an_unfinished_game_keeps_it_in_the_library(tmp_path: Path
         assert game["result"] == "*" and game["finished"] is False and game["termination"] == "Unterminated"
         assert game["download"] == pdn.name
         download = httpx.get(live.url + f"api/games/{game['id']}.pdn", timeout=5)
-        assert download.headers["content-disposition"] == f'attachment; filename="{pdn.name}"'
+        assert download.headers["content-disposition"] == (f'attachment; filename="{pdn.name}"; '
+                                                            f"filename*=UTF-8''{pdn.name}")
