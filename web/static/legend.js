@@ -1,4 +1,4 @@
-// "What the lights mean": the LED colours and patterns the controller lights (controller/hints.py) and the
+// "What the lights mean": the LED colours and patterns the controller lights (controller/lights.py) and the
 // marks the page draws on the board, each shown on a one-square board drawn by the board's own renderer.
 
 import { BoardView } from "./board.js";
