@@ -54,7 +54,7 @@ def drawn_marks() -> set[str]:
 
 
 def hint_colours() -> dict[str, tuple[int, int, int]]:
-    """The LED colours the controller's hint policy lights, by name."""
+    """The LED colours the controller's light policy lights, by name."""
     return {name.lower(): (value.r, value.g, value.b) for name, value in vars(lights).items()
             if isinstance(value, Rgb)}
 
