@@ -160,8 +160,7 @@ class Session:
         self.inbox = Inbox()
         self._tasks: list[asyncio.Task[None]] = []
         self.engines = Engines(config, post=self.inbox.put_threadsafe, later=self.inbox.later,
-                               on_progress=self._progressed,
-                               opponent=opponent)
+                               on_progress=self._progressed, opponent=opponent)
         self.fresh_engine = self.engines.fresh_try
         """The Ports' fresh start for a failed external engine, at a new game."""
         self.table = Table(config, self, clock=self.clock, journal=self.journal, data_dir=self.journal_dir,
@@ -207,18 +206,18 @@ class Session:
     async def start(self) -> None:
         """Resume the journaled game (or start a new one) and begin handling snapshots and commands."""
         self.inbox.open()
-        state = None
+        journaled = None
         if self.journal is not None and self.journal_dir is not None:
             notices = prepare(self.journal_dir)
             opened = self.journal.open()
-            state = opened.state
+            journaled = opened.state
             message = opened.message()
             if message is not None:
                 notices.append(Notice("error" if opened.repair_failed else "warning", message))
             for notice in notices:
                 log.log(logging.INFO if notice.level == "info" else logging.WARNING, "%s", notice.text)
                 self.controller.say(notice.text, notice.level)
-        self.table.begin(state, self.clock.now())
+        self.table.begin(journaled, self.clock.now())
         self.sensors.on_snapshot(self.inbox.put)
         self.sensors.on_link(lambda connected: self.inbox.put(LinkChanged(connected)))
         self.sensors.on_status(self.inbox.put)                      # health: the link's state
