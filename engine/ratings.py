@@ -159,6 +159,9 @@ class RatingStore:
             raise RatingsError(self.path, f"{exc.where}: {exc.reason}") from None
         except sqlite3.DatabaseError as exc:
             raise RatingsError(self.path, f"not a sound ratings database ({exc})") from None
+        except UnicodeDecodeError as exc:   # a name or a schema whose bytes are not UTF-8 (a damaged page)
+            raise RatingsError(self.path, f"not a sound ratings database (text that is not UTF-8: "
+                                          f"byte 0x{exc.object[exc.start]:02X})") from None
 
     def _check_schema(self) -> None:
         """Our tables, if the file has any: a database of another program is neither read nor changed."""

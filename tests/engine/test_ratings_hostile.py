@@ -238,3 +238,19 @@ def test_each_kind_of_hostile_file_is_named(tmp_path: Path, spoil: tuple[str, ob
     with pytest.raises(RatingsError) as raised, RatingStore(path) as store:
         store.rating("ann", "english")
     assert str(raised.value).startswith(f"{path}: ") and reason in str(raised.value)
+
+
+def test_a_schema_whose_bytes_are_not_utf8_is_one_error(tmp_path: Path) -> None:
+    """A page overwritten with a byte that is not UTF-8 in a table's name (hypothesis found it: a
+    UnicodeDecodeError escaped the schema check)."""
+    path = tmp_path / "ratings.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute('CREATE TABLE "players" (name TEXT)')
+    db.commit()
+    db.close()
+    raw = bytearray(path.read_bytes())
+    raw[raw.find(b"players")] = 0x80
+    path.write_bytes(bytes(raw))
+    with pytest.raises(RatingsError, match=r"ratings\.sqlite3: not a sound ratings database \(text that is not "
+                                           r"UTF-8: byte 0x80\)"):
+        RatingStore(path)
