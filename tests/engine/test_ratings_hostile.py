@@ -251,6 +251,6 @@ def test_a_schema_whose_bytes_are_not_utf8_is_one_error(tmp_path: Path) -> None:
     raw = bytearray(path.read_bytes())
     raw[raw.find(b"players")] = 0x80
     path.write_bytes(bytes(raw))
-    with pytest.raises(RatingsError, match=r"ratings\.sqlite3: not a sound ratings database \(text that is not "
-                                           r"UTF-8: byte 0x80\)"):
+    with pytest.raises(RatingsError, match=r"ratings\.sqlite3: not a sound ratings database "
+                                           r"\(text that is not UTF-8: byte 0x80\)"):
         RatingStore(path)
