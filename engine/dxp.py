@@ -75,6 +75,14 @@ MARGIN = 30.0
 """Seconds an initiator waits beyond its own move time for the peer's move."""
 MAX_PEERS = 32
 """Connections a follower serves at once; more are closed at once."""
+GAME_MOVES = 60
+"""Moves a side makes in a typical game: what a GAMEREQ's minutes for the whole game are spread over."""
+MIN_MOVES_LEFT = 20
+"""A follower with the game's minutes and no number of moves spreads what is left over at least this many."""
+MIN_MOVE_TIME = 0.05
+"""Seconds a follower gives a move however little is left on its clock."""
+GAMEEND_WAIT = 2.0
+"""Seconds an initiator waits for the follower to answer its GAMEEND before it hangs up."""
 
 
 @dataclass
@@ -89,12 +97,15 @@ class DxpPlayer:
     level: int = 10
     move_time: float = 1.0
     variant: str = "international"
+    initiator: bool = False
 
     def __post_init__(self) -> None:
         self.engine = Engine(self.variant)
         self.game = Game(self.variant)
         self.my_color = Color.WHITE
         self.used = 0.0
+        self.my_moves = 0
+        self.clock: tuple[float, int] | None = None   # a GAMEREQ's (seconds for the game, moves or 0)
         self.playing = False
         self.games = 0
 
@@ -121,12 +132,25 @@ class DxpPlayer:
         if not self.playing or self._end_if_over() or self.board.turn != self.my_color:
             return
         t0 = time.monotonic()
-        move = self.engine.choose_move(self.board, self.level, time_limit=self.move_time)
-        self.used += time.monotonic() - t0
-        msg = move_message(self.board, move, int(self.used))
+        move = self.engine.choose_move(self.board, self.level, time_limit=self.move_budget())
+        spent = time.monotonic() - t0
+        self.used += spent
+        self.my_moves += 1
+        msg = move_message(self.board, move, round(spent))   # DXP: the seconds this move took
         self.game.push(move)
         self.conn.send(msg)
         self._end_if_over()
+
+    def move_budget(self) -> float:
+        """Seconds for our next move: `move_time`, or with a GAMEREQ's time control what is left of its
+        minutes over the moves left (its number of moves; 0 is no cap: a GAME_MOVES game, and never fewer
+        than MIN_MOVES_LEFT left, so a long game slows down rather than running out)."""
+        if self.clock is None:
+            return self.move_time
+        total, moves = self.clock
+        left = total - self.used
+        moves_left = moves - self.my_moves if moves else max(MIN_MOVES_LEFT, GAME_MOVES - self.my_moves)
+        return max(MIN_MOVE_TIME, left / max(1, moves_left))
 
     def begin(self, req: GameReq) -> None:
         """Set up the requested game (we are the follower) and move if it is our turn; a position no game
@@ -141,6 +165,11 @@ class DxpPlayer:
         self.game = Game(self.variant) if start is None else Game(self.variant, start.fen())
         self.engine.new_game()
         self.used = 0.0
+        self.my_moves = 0
+        self.clock = (req.minutes * 60.0, req.moves) if req.minutes else None   # 0 minutes: no time given
+        if self.clock is not None:
+            logger.info("DXP game: %d minutes for %s; %.2f s for our first move", req.minutes,
+                        f"{req.moves} moves" if req.moves else "the game", self.move_budget())
         self.playing = True
         self.games += 1
         self.conn.send(GameAcc(ENGINE_NAME, 0))
@@ -180,10 +209,13 @@ class DxpPlayer:
             else:
                 self.conn.send(BackAcc(2))
         elif isinstance(msg, GameEnd):
+            # The initiator asks for no other game: it answers "no more games" and the session is over
+            # (it waited its whole move deadline for a GAMEREQ that the follower never sends).
+            stop = 1 if self.initiator else msg.stop
             if self.playing:
-                self.conn.send(GameEnd(MIRRORED_REASON.get(msg.reason, 0), msg.stop))
+                self.conn.send(GameEnd(MIRRORED_REASON.get(msg.reason, 0), stop))
             self.playing = False
-            return msg.stop == 0
+            return not self.initiator and msg.stop == 0
         elif isinstance(msg, Chat):
             logger.info("DXP chat: %s", msg.text)
         else:
@@ -204,10 +236,15 @@ class DxpPlayer:
         records are skipped; a record over the size limit ends the connection.
         """
         deadline = None if first is None else time.monotonic() + first
+        if self.initiator and not self.playing and self.games:   # our first move ended the game
+            deadline = time.monotonic() + GAMEEND_WAIT
         while True:
             try:
                 msg = self.conn.receive(deadline)
             except TimeoutError:
+                if self.initiator and not self.playing and self.games:
+                    logger.info("DXP follower did not answer our GAMEEND; closing %r", self.conn)
+                    return
                 logger.warning("DXP peer silent for too long; closing %r", self.conn)
                 return
             except DxpRecordTooLong as exc:
@@ -220,7 +257,9 @@ class DxpPlayer:
                 continue
             if not self.handle(msg):
                 return
-            if not isinstance(msg, Chat) and between is not None:
+            if self.initiator and not self.playing:   # we ended the game: only its GAMEEND is to come
+                deadline = time.monotonic() + GAMEEND_WAIT
+            elif not isinstance(msg, Chat) and between is not None:
                 deadline = time.monotonic() + between
 
 
@@ -304,13 +343,14 @@ def listen(
 
 
 def time_control(move_time: float) -> tuple[int, int]:
-    """(minutes, moves) for a GAMEREQ that gives each side about `move_time` seconds a move.
+    """(minutes, moves) for a GAMEREQ that gives the follower about `move_time` seconds a move.
 
-    The record has whole minutes and at most 999 moves: the fewest minutes that hold 50 such moves, and the
-    number of moves that makes them last `move_time` each (1 s: 1 minute for 60 moves; 5 s: 5 for 60).
+    DXP's number of moves is that of the whole game (Scan ends the game there, "unknown result"), and 0 is
+    none: so 0 moves, and the whole minutes that hold a GAME_MOVES game at `move_time` a move, rounded up
+    (at least 1, at most 999): 1 s is 1 minute, 2.5 s 3 minutes, 0.2 s 1 minute (the least the record can
+    say: 1 s a move over such a game, 5 times ours).
     """
-    minutes = max(1, math.ceil(move_time * 50 / 60))
-    return minutes, max(1, min(999, round(minutes * 60 / move_time)))
+    return max(1, min(999, math.ceil(move_time * GAME_MOVES / 60 - 1e-9))), 0
 
 
 def connect(
@@ -329,10 +369,16 @@ def connect(
     """
     started = time.monotonic()
     sock = socket.create_connection((host, port), timeout=handshake)
+    minutes, moves = time_control(move_time)
+    theirs = minutes * 60 / GAME_MOVES
+    if theirs > 1.5 * move_time:
+        logger.warning("DXP: %g s a move is less than the GAMEREQ can announce; the follower gets %d "
+                       "minute(s) for the game, about %.2g s a move over %d moves", move_time, minutes,
+                       theirs, GAME_MOVES)
     with DxpConnection(sock) as conn:
-        player = DxpPlayer(conn, level, move_time)
+        player = DxpPlayer(conn, level, move_time, initiator=True)
         player.my_color = my_color
-        conn.send(GameReq(ENGINE_NAME, "Z" if my_color == Color.WHITE else "W", *time_control(move_time)))
+        conn.send(GameReq(ENGINE_NAME, "Z" if my_color == Color.WHITE else "W", minutes, moves))
         while True:
             try:
                 answer = conn.receive(started + handshake)

@@ -101,7 +101,7 @@ class GameAcc:
 
 @dataclass(frozen=True)
 class MoveMsg:
-    """M: a move by numeric squares with its captured squares; time is the seconds used so far (0-9999)."""
+    """M: a move by numeric squares with its captured squares; time is the seconds that move took (0-9999)."""
 
     time: int
     origin: int

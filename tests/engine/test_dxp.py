@@ -14,8 +14,8 @@ from collections.abc import Callable
 import pytest
 from dxp_peer import ROOT, WAIT, FollowerProcess, Peer, game_request, wait_closed
 
-from engine.dxp import time_control
-from engine.dxp_protocol import BackAcc, Chat, GameAcc, GameEnd
+from engine.dxp import GAME_MOVES, time_control
+from engine.dxp_protocol import BackAcc, Chat, GameAcc, GameEnd, RecordReader
 
 START = "e" * 20   # 20 empty squares: the start position's middle and black half, for building positions
 
@@ -196,26 +196,68 @@ def test_the_initiator_gives_up_on_a_follower_that_never_moves() -> None:
     assert done.returncode == 1 and "did not move within 0.4 s" in done.stderr, done.stderr
 
 
-
-def test_the_initiator_announces_its_move_time_as_the_game_request_time_control() -> None:
-    """The GAMEREQ said 0 minutes for 0 moves: a follower that manages its clock had no time at all."""
+def _announced(move_time: str) -> tuple[int, int]:
+    """(minutes, moves) of the GAMEREQ `dboard dxp --connect --time move_time` sends."""
     requests: list[str] = []
 
     def read_request(conn: socket.socket) -> None:
         requests.append(conn.recv(4096).decode("ascii"))
         conn.sendall(GameAcc("refuses", 3).encode().encode() + b"\0")
 
-    done = _connect_to(read_request, "--time", "2.5")
+    done = _connect_to(read_request, "--time", move_time)
     assert done.returncode == 1 and "refused the game" in done.stderr, done.stderr
     record = requests[0].rstrip("\0")
-    minutes, moves = int(record[36:39]), int(record[39:42])
-    assert (minutes, moves) == time_control(2.5) == (3, 72)
-    assert minutes * 60 / moves == pytest.approx(2.5)
+    return int(record[36:39]), int(record[39:42])
+
+
+def test_the_initiator_announces_its_move_time_as_the_game_request_time_control() -> None:
+    """The GAMEREQ said 0 minutes for 0 moves: a follower that manages its clock had no time at all."""
+    assert _announced("2.5") == time_control(2.5) == (3, 0)
+
+
+@pytest.mark.parametrize(("move_time", "minutes"), [("1", 1), ("0.2", 1)])
+def test_the_game_request_has_no_move_cap_and_minutes_for_the_game(move_time: str, minutes: int) -> None:
+    """`--time 1` said 1 minute for 60 moves: DXP's moves are the whole game's, and Scan ended the game at
+    move 60 ("unknown result"); `--time 0.2` said 1 minute for 300 moves. 0 moves is no cap (Scan: the
+    game goes on), and the minutes are those of a GAME_MOVES game at --time a move, at least 1."""
+    assert _announced(move_time) == (minutes, 0)
 
 
 @pytest.mark.parametrize("move_time", [0.02, 0.1, 0.5, 1.0, 2.5, 7.0, 60.0, 600.0])
 def test_the_time_control_fits_the_record_and_gives_about_the_move_time(move_time: float) -> None:
     minutes, moves = time_control(move_time)
-    assert 1 <= minutes <= 999 and 1 <= moves <= 999
-    per_move = minutes * 60 / moves
-    assert per_move >= move_time * 0.9 and (per_move <= move_time * 1.1 or moves == 999)
+    assert 1 <= minutes <= 999 and moves == 0
+    per_move = minutes * 60 / GAME_MOVES   # what a follower spreading its minutes over a typical game gets
+    assert per_move >= move_time and (per_move <= move_time + 60 / GAME_MOVES or minutes in (1, 999))
+
+
+def test_the_initiator_answers_a_game_end_and_leaves_at_once() -> None:
+    """After the follower's GAMEEND with "another game welcome" (E00), `dboard dxp --connect` waited its
+    whole move deadline (31 s) for a game request it never sends. It answers "no more games" and exits."""
+    received: list[str] = []
+
+    def end_after_its_first_move(conn: socket.socket) -> None:
+        reader = RecordReader()
+        conn.settimeout(WAIT)
+
+        def record() -> str:
+            while not reader.records:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return ""
+                reader.feed(chunk)
+            return reader.records.popleft().decode("ascii")
+
+        received.append(record())   # GAMEREQ
+        conn.sendall(GameAcc("ends early", 0).encode().encode() + b"\0")
+        received.append(record())   # the initiator's first move (it plays White)
+        conn.sendall(b"E00\0")
+        received.append(record())   # its answer
+        received.append(record())   # "": it closed the connection
+
+    started = time.monotonic()
+    done = _connect_to(end_after_its_first_move)
+    assert time.monotonic() - started < 5 + 3   # generous: a Python start, one 0.1 s move, no wait after
+    assert done.returncode == 0, done.stderr
+    assert received[0].startswith("R01") and received[1].startswith("M")
+    assert received[2:] == ["E01", ""]
