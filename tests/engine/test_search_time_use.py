@@ -1,11 +1,9 @@
 """The search spends the budget it is given: it stopped after 60% of it (0.62 s a move at `--time 1`).
 
-The rule is unit-tested on iteration times; one timed search checks the share with generous bounds only
-(measured figures: bench/time_use.py)."""
+The rule is tested on iteration times, never on the wall clock; bench/time_use.py measures the share a real
+search spends."""
 
 from __future__ import annotations
-
-import time
 
 from engine import Engine, SearchLimits
 from engine.search import next_iteration_worthwhile
@@ -32,17 +30,6 @@ def test_one_jump_after_a_warm_table_does_not_stop_the_search() -> None:
 def test_the_first_iterations_never_stop_the_search() -> None:
     assert next_iteration_worthwhile([], 0.0, 1.0)
     assert next_iteration_worthwhile([0.3], 0.3, 1.0)
-
-
-def test_a_timed_search_uses_most_of_its_budget() -> None:
-    board = Board("international")
-    engine = Engine("international")
-    budget = 0.5
-    start = time.perf_counter()
-    result = engine.search(board, SearchLimits(time=budget))
-    used = time.perf_counter() - start
-    assert result.move is not None
-    assert 0.7 * budget <= used <= budget + 2.0, used
 
 
 def test_a_depth_limited_search_is_unchanged_by_the_time_rule() -> None:
