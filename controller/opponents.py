@@ -10,12 +10,15 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rules import Board, Move, Variant
 from rules.options import format_text
 
 from .config import Config, host_port
+
+if TYPE_CHECKING:
+    from engine.worker import WorkerProgress
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +42,7 @@ class SearchCancelled(RuntimeError):
 class WorkerOpponent:
     """Runs the engine in its own process through engine.worker.EngineWorker."""
 
-    def __init__(self, config: Config, on_progress: Callable[[Any], None] | None = None) -> None:
+    def __init__(self, config: Config, on_progress: Callable[[WorkerProgress], None] | None = None) -> None:
         from engine.worker import EngineWorker
 
         self.config = config
@@ -86,7 +89,7 @@ class ExternalOpponent:
         self.config = config
         self.variant = variant
         self._builtin = builtin
-        self.engine: Any = None
+        self.engine: Any = None   # a HubEngine or a DxpEngine (each subclass opens its own)
         self.failed: str | None = None
         self._note: str | None = None
         self._closed = False
@@ -208,7 +211,8 @@ def external_for(kind: str, config: Config, variant: Variant, builtin: Callable[
     return EXTERNAL_OPPONENTS[kind](config, variant, builtin)
 
 
-def ask(opponent: Any, board: Board, level: int, seconds: float | None) -> tuple[Move | None, str | None]:
+def ask(opponent: Opponent, board: Board, level: int,
+        seconds: float | None) -> tuple[Move | None, str | None]:
     """The opponent's move (None when it failed) and the note to show, if any (runs on a worker thread)."""
     note = None
     try:
@@ -227,7 +231,7 @@ def ask(opponent: Any, board: Board, level: int, seconds: float | None) -> tuple
     return move, note
 
 
-def think_in_background(opponent: Any, board: Board, level: int, seconds: float | None,
+def think_in_background(opponent: Opponent, board: Board, level: int, seconds: float | None,
                         deliver: Callable[[Move | None, str | None], None]) -> threading.Thread:
     """Ask `opponent` on a daemon thread and hand the answer to `deliver`.
 
