@@ -297,12 +297,7 @@ class Table:
         ctl = self.controller
         settings = GameSettings(self._variant_of(c), c.human_color, c.opponent, c.level, c.fen,
                                 ctl.settings.flipped, c.time_control, c.player or ctl.settings.player)
-        self._check_new_game(settings)
-        self._check_board_fits(settings)
-        if self._save_unfinished():
-            ctl.new_game(settings)
-            self._fit_board()
-            self._see(self.health.trusted(self.clock.now()), self.clock.now())
+        self._start_game(settings, library=True)
 
     def _setup_position(self, c: cmd.SetupPosition) -> None:
         settings = dataclasses.replace(self.controller.settings, fen=c.fen)
@@ -313,18 +308,25 @@ class Table:
     def begin_lesson(self, settings: GameSettings) -> bool:
         """Start a lesson's game (an exercise or a replay): like a new game, but never written to the library.
         False when the game in progress could not be saved first."""
+        return self._start_game(settings, library=False)
+
+    def _start_game(self, settings: GameSettings, *, library: bool) -> bool:
+        """A new game with ``settings`` (checked, the board's size too, the unfinished game saved first), on
+        the board as it reads now; ``library`` False keeps it out of the game library. False when the game
+        in progress could not be saved."""
         self._check_new_game(settings)
         self._check_board_fits(settings)
         if not self._save_unfinished():
             return False
         ctl = self.controller
-        library, ctl.pdn_dir = ctl.pdn_dir, None
+        kept, ctl.pdn_dir = ctl.pdn_dir, ctl.pdn_dir if library else None
         try:
             ctl.new_game(settings)
         finally:
-            ctl.pdn_dir = library
+            ctl.pdn_dir = kept
         self._fit_board()
-        self._see(self.health.trusted(self.clock.now()), self.clock.now())
+        now = self.clock.now()
+        self._see(self.health.trusted(now), now)
         return True
 
     def run_in_background(self, work: Work[T], then: Callable[[T], None]) -> StopFlag:
