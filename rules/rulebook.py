@@ -21,6 +21,10 @@ SECTIONS: tuple[str, ...] = (
     "Draws", "Missed captures", "Notation", "Options", "Sources", "Parameters",
 )
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_ANCHOR = re.compile(r"\s*\{#([\w-]+)\}$")
+"""A heading's own anchor (``## Prise {#capturing}``): a translated page keeps the English page's anchors."""
+LANGUAGES: tuple[str, ...] = ("en", "eo", "nb", "uk", "nl", "fr", "ru", "pt", "es", "it", "tr", "pl", "de", "cs")
+"""The languages of the pages: English in docs/rules, each other in docs/rules/<language>/."""
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\(([^)\s]+)\)")
@@ -45,7 +49,7 @@ class Page:
         heads = _sections(self.text)
         lines = self.text.splitlines()
         for n, (level, title, start) in enumerate(heads):
-            if slug(title) == wanted:
+            if wanted in (slug(title), own_anchor(lines[start])):
                 end = next((at for lvl, _, at in heads[n + 1:] if lvl <= level), len(lines))
                 return "\n".join(lines[start:end]).rstrip() + "\n"
         known = ", ".join(slug(title) for level, title, _ in heads if level == 2)
@@ -60,10 +64,22 @@ def pages_dir() -> Traversable:
     return resources.files("rules") / "pages"
 
 
-def page(variant_id: str | None = None) -> Page:
-    """The rules page of a variant (id or alias), or the index of all pages when no variant is given."""
+def page(variant_id: str | None = None, language: str = "en") -> Page:
+    """The rules page of a variant (id or alias), or the index of all pages when no variant is given, in
+    `language` (one of :data:`LANGUAGES`; the English page where a translation is missing)."""
+    if language not in LANGUAGES:
+        raise RulesError(f"no rules pages in language {language!r}; languages: {', '.join(LANGUAGES)}")
     name = INDEX if variant_id is None else f"{get_variant(variant_id).id}.md"
+    translated = pages_dir() / language / name
+    if language != "en" and translated.is_file():
+        return Page(f"{language}/{name}", translated.read_text(encoding="utf-8"))
     return Page(name, (pages_dir() / name).read_text(encoding="utf-8"))
+
+
+def own_anchor(heading_line: str) -> str | None:
+    """The anchor a heading line names itself (``{#capturing}`` at its end), or None."""
+    m = _ANCHOR.search(heading_line.rstrip())
+    return m.group(1) if m else None
 
 
 def slug(heading: str) -> str:
@@ -77,7 +93,11 @@ def anchors(markdown: str) -> list[str]:
     """Every heading's anchor, numbered as GitHub numbers repeated headings ("notes", "notes-1")."""
     seen: dict[str, int] = {}
     out = []
-    for _, title, _ in _sections(markdown):
+    lines = markdown.splitlines()
+    for _, title, at in _sections(markdown):
+        if (own := own_anchor(lines[at])) is not None:
+            out.append(own)
+            continue
         base = slug(title)
         n = seen.get(base, 0)
         seen[base] = n + 1
@@ -93,7 +113,7 @@ def _sections(markdown: str) -> list[tuple[int, str, int]]:
         if _FENCE.match(line):
             fenced = not fenced
         elif not fenced and (m := _HEADING.match(line)):
-            out.append((len(m.group(1)), m.group(2), i))
+            out.append((len(m.group(1)), _ANCHOR.sub("", m.group(2)), i))
     return out
 
 
@@ -179,7 +199,7 @@ def blocks(markdown: str) -> Iterator[Block]:
                 i += 1
         elif m := _HEADING.match(line):
             yield from flush()
-            yield Block("heading", m.group(2), len(m.group(1)))
+            yield Block("heading", _ANCHOR.sub("", m.group(2)), len(m.group(1)))
         elif stripped.startswith("|") and i + 1 < len(lines) and set(lines[i + 1].strip()) <= set("|-: "):
             yield from flush()
             start = i
