@@ -5,8 +5,13 @@ runs on its pure-Python core, saying so in one warning line at import.
 """
 
 import platform
+import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
 
 # Portable C11: the same sources build on x86-64 and on a Raspberry Pi (aarch64, armv7) with gcc. The one
 # architecture flag is -mpopcnt, added only when this (x86) machine has the instruction; without it the
@@ -26,7 +31,24 @@ def _has_popcnt() -> bool:
 FLAGS = ["-std=c11", "-O3", "-Wall", "-Wno-unused-function", *(["-mpopcnt"] if _has_popcnt() else [])]
 RULES_HEADERS = ["rules/csrc/dcore.h", "rules/csrc/dparams.h"]
 
+
+
+class BuildPyWithCatalogues(build_py):
+    """Compiles the translations (i18n/locale/*/LC_MESSAGES/*.po -> .mo) before the package files are
+    gathered: the checkout holds the sources only, an installed package (editable too) the compiled ones."""
+
+    def run(self) -> None:
+        sys.path.insert(0, str(HERE))
+        try:
+            from i18n.compile import compile_catalogues
+        finally:
+            sys.path.pop(0)
+        compile_catalogues(HERE / "i18n" / "locale")
+        super().run()
+
+
 setup(
+    cmdclass={"build_py": BuildPyWithCatalogues},
     ext_modules=[
         Extension(
             "rules._native",

@@ -1,0 +1,13 @@
+"""Every word the product says, in its players' languages: translatable phrases, the gettext catalogues
+(``locale/<lang>/LC_MESSAGES/draughts_board.po``, compiled to ``.mo`` when the package is built) and
+choosing a language. Imports nothing of ours: the controller, the web page and the hall use it; the rules
+core stays English (its texts are for programs; the controller says them in words)."""
+
+from .catalogue import DOMAIN, Translator, locale_dir, translator
+from .languages import DEFAULT, LANGUAGES, Language, UnknownLanguageError, check_language, negotiate
+from .phrase import Phrase, phrase, plural
+
+__all__ = [
+    "DEFAULT", "DOMAIN", "LANGUAGES", "Language", "Phrase", "Translator", "UnknownLanguageError",
+    "check_language", "locale_dir", "negotiate", "phrase", "plural", "translator",
+]

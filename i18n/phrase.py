@@ -1,0 +1,50 @@
+"""A sentence the product says, kept translatable until it reaches a reader: a ``Phrase`` is the English
+text (it *is* a ``str``, so logs, tests and untranslated paths read it as before) that also remembers its
+message id and values, so each page, terminal or voice renders it in its own language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Phrase", "phrase", "plural"]
+
+
+class Phrase(str):
+    """English text with the gettext message id it came from and the values put into it.
+
+    ``Phrase("{move} refused", move="32-27")`` reads ``"32-27 refused"``; a ``Translator`` renders the same
+    phrase in its language. A value may itself be a Phrase: it is rendered in the same language.
+    """
+
+    msgid: str
+    plural_id: str | None
+    n: int
+    params: dict[str, object]
+
+    def __new__(cls, msgid: str, plural_id: str | None = None, n: int = 1, /, **params: object) -> Phrase:
+        chosen = msgid if plural_id is None or n == 1 else plural_id
+        self = super().__new__(cls, chosen.format(**params) if params or "{" in chosen else chosen)
+        self.msgid, self.plural_id, self.n, self.params = msgid, plural_id, n, params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (self.msgid, self.plural_id, self.n, self.params))
+
+    def __repr__(self) -> str:
+        return f"Phrase({str(self)!r})"
+
+
+def _restore(msgid: str, plural_id: str | None, n: int, params: dict[str, object]) -> Phrase:
+    return Phrase(msgid, plural_id, n, **params)
+
+
+def phrase(msgid: str, /, **params: object) -> Phrase:
+    """A translatable sentence: ``phrase("{move}: a capture was compulsory", move=text)``. The extraction
+    (Babel, keyword ``phrase``) collects every literal ``msgid`` into the catalogues."""
+    return Phrase(msgid, None, 1, **params)
+
+
+def plural(singular: str, plural_id: str, n: int, /, **params: object) -> Phrase:
+    """A sentence whose words follow a count (``{n}`` is given): ``plural("{n} piece", "{n} pieces", n)``;
+    each language picks its own form (Russian, Ukrainian, Polish and Czech have three or more)."""
+    return Phrase(singular, plural_id, n, n=n, **params)
