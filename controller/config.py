@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from i18n import LANGUAGES
 from rules import VARIANT_IDS, Variant, get_variant
 from rules.options import format_text, parse_text
 
@@ -25,12 +26,12 @@ DEFAULT_PATH = Path("~/.config/draughts-board/config.toml")
 OPPONENTS = ("engine", "person", "external", "dxp")
 CHOICES: dict[str, tuple[str, ...]] = {"opponent": OPPONENTS, "human_color": ("white", "black", "both"),
                                        "orientation": ("white-near", "white-far"),
-                                       "broadcast_protocol": PROTOCOLS}
+                                       "broadcast_protocol": PROTOCOLS, "language": tuple(LANGUAGES)}
 """The settings that take one of a few words: checked at load, listed by --help."""
 RANGES: dict[str, tuple[float, float]] = {
     "level": (1, 10), "brightness": (0.0, 1.0), "port": (1, 65535), "settle_ms": (0, 60_000),
     "king_settle_ms": (0, 60_000), "grace_ms": (0, 600_000), "sensor_check_ms": (100, 600_000),
-    "broadcast_heartbeat": (0.1, 3600.0)}
+    "broadcast_heartbeat": (0.1, 3600.0), "speech_rate": (80, 450), "speech_volume": (0, 200)}
 """The numeric settings' bounds (inclusive): checked at load, listed by --help."""
 SECONDS = ("engine_time", "external_handshake", "dxp_handshake", "external_margin")
 """Settings that are a positive number of seconds."""
@@ -149,6 +150,18 @@ class Config:
     """Squares whose sensors are not believed (broken): names in the variant's notation or rROWcCOL."""
     sensor_check_ms: int = 5000
     """Time the board must stay still, disagreeing with the game, before its sensors are examined."""
+    language: str = "en"
+    """The language the board speaks and writes in (the terminal, the page's default, the voice)."""
+    speech: bool = False
+    """Say the computer's move, captures, crowning, refusals, the result and low time aloud (espeak-ng)."""
+    speech_voice: str = ""
+    """The espeak-ng voice (blank: the language's own, e.g. nl; ``espeak-ng --voices`` lists them)."""
+    speech_rate: int = 160
+    """How fast the board speaks, in words a minute."""
+    speech_volume: int = 100
+    """How loud the board speaks (espeak-ng's amplitude; 100 is its default)."""
+    blind_mode: bool = False
+    """For a blind or partially sighted player: every lift and place is spoken as it happens (needs speech)."""
 
     def __post_init__(self) -> None:
         for key, (low, high) in RANGES.items():
