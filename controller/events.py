@@ -137,3 +137,5 @@ class Message(Event):
     kind: ClassVar[str] = "message"
     text: str
     level: str = "info"
+    topic: str = ""
+    """What it is about where a reader acts on it ("draw": the page's draw line shows it)."""

@@ -22,6 +22,7 @@ from transitions import EventData
 
 from firmware_bridge.clock import Clock
 from firmware_bridge.types import Cell, LedFrame
+from i18n import phrase, plural
 from rules import Color, Game, Move, Variant
 
 from . import claims, reading, states
@@ -48,6 +49,7 @@ from .states import (
 )
 from .voice import Voice, computer_plays, set_up_request
 from .watch import Amendable, Deadline, DeadlineData, MissedCapture, Watch
+from .words import side_name, variant_name
 
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
@@ -202,7 +204,7 @@ class Controller(states.Triggers):
         self.reset()
         what = set_up_request(self.variant, self.start_fen, moves_itself=self.moves_itself,
                               virtual=self.virtual)
-        self.say(f"New game of {self.variant.name}{what}")
+        self.say(phrase("New game of {variant}{what}", variant=variant_name(self.variant), what=what))
         if record.unsaved is not None:
             self.say(f"{record.unsaved}: moves are refused until it can be saved.", "error")
         self.read_board(self.clock.now())
@@ -218,8 +220,10 @@ class Controller(states.Triggers):
         self._setup(record)
         self.reset()
         plies = len(self.records)
-        done = f"after {plies} {'ply' if plies == 1 else 'plies'}" if plies else "before its first move"
-        self.say(f"Resuming the game of {self.variant.name} {done}.")
+        name = variant_name(self.variant)
+        self.say(plural("Resuming the game of {variant} after {n} ply.",
+                        "Resuming the game of {variant} after {n} plies.", plies, variant=name) if plies
+                 else phrase("Resuming the game of {variant} before its first move.", variant=name))
         self.read_board(self.clock.now())
 
     # --- conditions and the machine's bookkeeping -----------------------------------------------------
@@ -462,7 +466,7 @@ class Controller(states.Triggers):
             self.resync()
             if self.turn_state not in TURNS:
                 raise Refused("put the pieces back as the LEDs show first")
-        self.say(f"{shape.text} is confirmed by hand.")
+        self.say(phrase("{move} is confirmed by hand.", move=shape.text))
         self.commit_move(shape)
 
     def choose(self, text: str) -> None:
@@ -554,8 +558,9 @@ class Controller(states.Triggers):
             self.watch.touched |= amended.touched | touched
         else:
             by_hand = not physical and not self.moves_itself   # the virtual board puts them back itself
-            self.say(f"Took back {plies} {'plies' if plies > 1 else 'ply'}"
-                     + (": put the pieces back as the LEDs show." if by_hand else "."))
+            self.say(plural("Took back {n} ply: put the pieces back as the LEDs show.",
+                            "Took back {n} plies: put the pieces back as the LEDs show.", plies) if by_hand
+                     else plural("Took back {n} ply.", "Took back {n} plies.", plies))
         already_out = self.turn_state == OUT_OF_SYNC
         self.take_back()
         if already_out:   # no transition: the board is read against the earlier position
@@ -578,7 +583,7 @@ class Controller(states.Triggers):
         except SaveError as exc:
             self.voice.save_failed(exc)
         self.emit(ev.GameOver(result, reason))
-        self.say(f"Game over: {result} ({reason}).")
+        self.say(phrase("Game over: {result} ({reason}).", result=result, reason=reason))
         if self.turn_state != GAME_OVER:
             self.finish(result=result, reason=reason)
 
@@ -596,7 +601,8 @@ class Controller(states.Triggers):
         draw = self.game.claimable_draw()
         outcome = self.game.claim_draw()   # ValueError when no claim rule holds
         assert draw is not None
-        self.say(f"{color} claims the draw ({draw.reason}).")
+        self.say(phrase("{side} claims the draw ({reason}).", side=side_name(color), reason=draw.reason),
+                 topic="draw")
         self._finish(outcome.result, outcome.reason)
 
     def board_link(self, connected: bool, message: str | None = None) -> None:
@@ -604,16 +610,16 @@ class Controller(states.Triggers):
         ``message`` says why it dropped when that is known (a board that stopped answering)."""
         if not connected:
             self.board_lost = True
-            self.say(message or "The board is disconnected (cable or power?): waiting for it. Moves made "
-                                "meanwhile are read when it is back.", "warning")
+            self.say(message or phrase("The board is disconnected (cable or power?): waiting for it. "
+                                       "Moves made meanwhile are read when it is back."), "warning")
         elif self.board_lost:
             self.board_lost = False
-            self.say("The board is connected again.")
+            self.say(phrase("The board is connected again."))
 
     def offer_draw(self, color: str) -> None:
         """``color`` offers a draw; the other side answers with ``answer_draw``."""
         self.draw_offer = color
-        self.say(f"{color} offers a draw.")
+        self.say(phrase("{side} offers a draw.", side=side_name(color)), topic="draw")
 
     def answer_draw(self, color: str, accept: bool) -> None:
         """``color`` accepts (the game ends drawn) or declines the other side's draw offer."""
@@ -624,7 +630,7 @@ class Controller(states.Triggers):
             outcome = self.game.agree_draw()
             self._finish(outcome.result, outcome.reason)
         else:
-            self.say(f"{color} declines the draw.")
+            self.say(phrase("{side} declines the draw.", side=side_name(color)), topic="draw")
 
     def set_teaching(self, on: bool) -> None:
         """Watch teaching mode (whole capture paths, rule names in refusals) on or off."""
@@ -640,10 +646,10 @@ class Controller(states.Triggers):
             return   # the game moved on while the engine thought
         shape = self.exp.shape_of(move) if move is not None else None
         if shape is None:
-            self.say("No hint from the engine: the legal moves are lit.", "warning")
+            self.say(phrase("No hint from the engine: the legal moves are lit."), "warning")
             self.display(self.lights.candidates(self.exp.shapes))
             return
-        self.say(f"Hint: {shape.text}.")
+        self.say(phrase("Hint: {move}.", move=shape.text))
         self.display(self.lights.hint(shape, self.occupancy))
 
     def pdn(self) -> str:

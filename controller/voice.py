@@ -38,10 +38,11 @@ class Voice:
         self.save_errors: list[SaveError] = []
         """Every save that failed, newest last: a command that caused one failed, whatever else it did."""
 
-    def say(self, text: str, level: str = "info") -> None:
-        """A sentence for the person: kept in the message history and sent as a Message event."""
+    def say(self, text: str, level: str = "info", topic: str = "") -> None:
+        """A sentence for the person: kept in the message history and sent as a Message event (``topic``
+        names what it is about where a reader acts on it: "draw")."""
         self.messages.append({"text": text, "level": level})
-        self._emit(ev.Message(text, level))
+        self._emit(ev.Message(text, level, topic))
 
     def warn(self, text: str) -> None:
         """A warning that stands as the alert until the board is right again."""

@@ -80,13 +80,11 @@ class Translator:
                 out[key] = text
         return out
 
-    @property
-    def plural_rule(self) -> str:
-        """The catalogue's Plural-Forms expression (C syntax, as gettext writes it), for the page."""
-        info = self._catalogue.info() if hasattr(self._catalogue, "info") else {}
-        forms = info.get("plural-forms", "nplurals=2; plural=(n != 1);")
-        expr = forms.partition("plural=")[2].strip().rstrip(";")
-        return expr or "(n != 1)"
+    def plural_forms(self) -> list[int]:
+        """Which form the language takes for n = 0..199 (the page's table: a count of 200 or more takes the
+        form of ``n % 100 + 100``, which every plural rule of our languages agrees with)."""
+        rule = getattr(self._catalogue, "plural", None)
+        return [int(rule(n)) if rule else int(n != 1) for n in range(200)]
 
 
 @functools.cache

@@ -61,7 +61,10 @@ def citations(path: Path, text: str) -> list[tuple[int, Path, str | None]]:
             if target.startswith(OUTSIDE):
                 continue
             file_part, _, anchor = target.partition("#")
-            out.append((number, (path.parent / file_part) if file_part else path, anchor or None))
+            cited = (path.parent / file_part) if file_part else path
+            if path.parent.parent == RULES_DOCS and not cited.exists():   # a translated page: what it does not
+                cited = RULES_DOCS / file_part                             # translate is read in English
+            out.append((number, cited, anchor or None))
     return out
 
 

@@ -96,6 +96,7 @@ class Overrides(TypedDict, total=False):
     require_token: bool | None
     data_dir: str | Path | None
     allowed_hosts: str | tuple[str, ...] | None
+    language: str | None
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,8 @@ class WebOptions:
     require_token: bool = False
     data_dir: Path = field(default_factory=default_data_dir)
     allowed_hosts: tuple[str, ...] = ()
+    language: str = "en"
+    """The board's language: the page's default where the browser asks for none of ours."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, int) or not 0 <= self.port <= 65535:
@@ -141,7 +144,7 @@ class WebOptions:
                               ("public_view", ("public_view", "web_public_view")),
                               ("require_token", ("require_token",)),
                               ("data_dir", ("data_dir", "games_dir")),
-                              ("allowed_hosts", ("allowed_hosts",))):
+                              ("allowed_hosts", ("allowed_hosts",)), ("language", ("language",))):
             for alias in aliases:
                 value = getattr(config, alias, None) if config is not None else None
                 if value is not None and value != "":

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket
 from controller import states
 from controller.config import Config
 from controller.rating_history import RATINGS_FILE
+from i18n import LANGUAGES, UnknownLanguageError, check_language, negotiate, translator
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
@@ -183,7 +184,8 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         if why := view_refused(request):
             return forbidden(why, "access token required")
         try:
-            return JSONResponse(await asyncio.to_thread(rules_page, request.path_params["variant"]))
+            language = page_language(request)
+            return JSONResponse(await asyncio.to_thread(rules_page, request.path_params["variant"], language))
         except ValueError as exc:
             return JSONResponse({"error": redact(str(exc))}, status_code=404)
 
@@ -218,7 +220,23 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
             return
         await ws.accept()
         client = WebSocketClient(ws, fanout, dispatcher, tokens, limits, throttled)
-        await client.serve(dispatcher.hello() | {"state": session.view()})
+        await client.serve(dispatcher.hello() | {"state": session.view()}, page_language(ws))
+
+    def page_language(request: Request | WebSocket) -> str:
+        """The language a request asks for: ``?lang=`` when it is one of ours, else its Accept-Language,
+        else the board's."""
+        try:
+            return check_language(request.query_params.get("lang") or "")
+        except UnknownLanguageError:
+            return negotiate(request.headers.get("accept-language"), options.language)
+
+    async def catalogue(request: Request) -> Response:
+        """``/i18n.json``: the page's words in the language asked for (``?lang=``, else Accept-Language,
+        else the board's): one source of every string, the gettext catalogue the terminal reads too."""
+        words = translator(page_language(request))
+        body = {"language": words.language, "plural": words.plural_forms(), "messages": words.catalogue(),
+                "languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()]}
+        return JSONResponse(body, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def states_module(request: Request) -> Response:
         return Response(states_js, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
@@ -230,6 +248,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         Route("/", index),
         Route("/favicon.ico", favicon),
         Route("/states.js", states_module),
+        Route("/i18n.json", catalogue),
         Route("/api/state", api_state),
         Route("/api/command", api_command, methods=["POST"]),
         Route("/api/current.pdn", api_current_pdn),

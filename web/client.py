@@ -12,7 +12,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .access import AccessDenied, WrongTokens
 from .connections import peer_of
-from .fanout import Fanout, Outbox, TokenBucket, encode
+from .fanout import Fanout, Outbox, TokenBucket, encode_in
 from .limits import ThrottledLog, WebLimits
 from .messages import Dispatcher, error_reply
 
@@ -37,10 +37,11 @@ class WebSocketClient:
         self.bucket = TokenBucket(limits.command_rate, limits.command_burst)
         self.outbox: Outbox | None = None
 
-    async def serve(self, hello: dict[str, Any]) -> None:
-        """Send ``hello`` (with the state), then the events, while answering the client's messages."""
-        self.outbox = outbox = self.fanout.join()
-        outbox.put(encode(hello))
+    async def serve(self, hello: dict[str, Any], language: str = "en") -> None:
+        """Send ``hello`` (with the state), then the events, while answering the client's messages; every
+        text in `language`."""
+        self.outbox = outbox = self.fanout.join(language)
+        outbox.put(encode_in(hello, language))
         pump = asyncio.create_task(self._pump(outbox), name="web-client-pump")
         try:
             while outbox.closing is None:
@@ -72,11 +73,11 @@ class WebSocketClient:
         try:
             reply = await self.dispatcher.handle_raw(text)
         except AccessDenied as exc:   # a wrong token: counted, and the last one allowed closes the connection
-            outbox.put(encode(error_reply(exc.request_id, "forbidden", str(exc))))
+            outbox.put(encode_in(error_reply(exc.request_id, "forbidden", str(exc)), outbox.language))
             if self.tokens.wrong(self.ws.client):
                 outbox.finish(POLICY, "too many wrong access tokens")
             return
-        outbox.put(encode(reply))
+        outbox.put(encode_in(reply, outbox.language))
 
     async def _pump(self, outbox: Outbox) -> None:
         """Send the outbox in order; close as it says once it is done (overflowed, or finished)."""

@@ -1,5 +1,5 @@
 """The websocket clients' side of the controller's event stream: one subscription for all of them, every event
-serialised once, at most one state broadcast per tick, and for each client a bounded outbox in which states
+serialised once per language the clients read (its phrases rendered in it), at most one state broadcast per tick, and for each client a bounded outbox in which states
 coalesce (only the newest waits) while moves, messages and replies are kept in order - a client that falls
 further behind than the bound is told to reload rather than grow the server's memory."""
 
@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from controller.events import Event
+from i18n import translator
 
 from .messages import event_message, redact
 from .seam import BoardSession
@@ -36,6 +37,11 @@ def encode(message: dict[str, Any]) -> str:
     return text
 
 
+def encode_in(message: dict[str, Any], language: str) -> str:
+    """A message as the JSON text sent to a client reading `language`: its phrases rendered in it."""
+    return encode(message if language == "en" else translator(language).render_tree(message))  # type: ignore[arg-type]
+
+
 TOO_SLOW = (1013, "too far behind: reload the page")
 
 
@@ -43,8 +49,10 @@ class Outbox:
     """What one client has yet to receive, at most ``cap`` items; a newer state replaces the one waiting.
     ``closing`` is the close code and reason to end with once what is queued is sent."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, language: str = "en") -> None:
         self.cap = cap
+        self.language = language
+        """The language the client reads: every text it is sent is rendered in it."""
         self.items: deque[str] = deque()
         self._state: str | None = None
         self._ready = asyncio.Event()
@@ -106,14 +114,15 @@ class Fanout:
         self.tick = tick
         self.outboxes: set[Outbox] = set()
         self._task: asyncio.Task[None] | None = None
-        self._pending_state: str | None = None
+        self._pending_state: dict[str, Any] | None = None
         self._flush: asyncio.TimerHandle | None = None
         self._last_state_at = -tick
         self.states_sent = 0
 
-    def join(self) -> Outbox:
-        """A new client's outbox (the hub starts listening with the first one)."""
-        outbox = Outbox(self.outbox_cap)
+    def join(self, language: str = "en") -> Outbox:
+        """A new client's outbox, for a client reading `language` (the hub starts listening with the first
+        one)."""
+        outbox = Outbox(self.outbox_cap, language)
         self.outboxes.add(outbox)
         if self._task is None:
             queue = self.session.subscribe()
@@ -131,8 +140,12 @@ class Fanout:
                 self._flush = None
             self._pending_state = None
 
-    def send_to_all(self, text: str, *, state: bool = False) -> None:
+    def send_to_all(self, message: dict[str, Any], *, state: bool = False) -> None:
+        """Queue `message` for every client, serialised once for each language they read."""
+        texts: dict[str, str] = {}
         for outbox in self.outboxes:
+            if (text := texts.get(outbox.language)) is None:
+                text = texts[outbox.language] = encode_in(message, outbox.language)
             outbox.put(text, state=state)
 
     async def _run(self, queue: asyncio.Queue[Event]) -> None:
@@ -141,19 +154,19 @@ class Fanout:
                 event = await queue.get()
                 try:
                     message = event_message(event)
-                    text = encode(message)
+                    encode(message)
                 except Exception:
                     log.exception("cannot serialise event %r", event)
                     continue
                 if message["type"] == "state":
-                    self._state(text)
+                    self._state(message)
                 else:
-                    self.send_to_all(text)
+                    self.send_to_all(message)
         finally:
             self.session.unsubscribe(queue)
 
-    def _state(self, text: str) -> None:
-        self._pending_state = text
+    def _state(self, message: dict[str, Any]) -> None:
+        self._pending_state = message
         if self._flush is not None:
             return
         wait = self._last_state_at + self.tick - time.monotonic()
@@ -164,11 +177,11 @@ class Fanout:
 
     def _send_state(self) -> None:
         self._flush = None
-        text, self._pending_state = self._pending_state, None
-        if text is not None:
+        message, self._pending_state = self._pending_state, None
+        if message is not None:
             self._last_state_at = time.monotonic()
             self.states_sent += 1
-            self.send_to_all(text, state=True)
+            self.send_to_all(message, state=True)
 
     def __repr__(self) -> str:
         return f"Fanout(clients={len(self.outboxes)}, states_sent={self.states_sent})"

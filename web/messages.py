@@ -14,6 +14,7 @@ from typing import Any
 import rules
 from controller.commands import Command, CommandOutcome, Lift, NewGame, Place, SetupPosition
 from controller.events import Event, ViewChanged
+from i18n import Phrase, phrase
 from readers import ReadError, loads, shown
 from rules.options import SPECS, OptionSpec
 
@@ -50,16 +51,17 @@ def event_message(event: Event) -> dict[str, Any]:
 
 
 CHOICE_LABELS = {
-    "white": "White", "black": "Black",
-    "max_pieces": "the most pieces", "max_kings": "the most kings", "capture_with_king": "with a king",
-    "earliest_king": "the earliest king",
-    "stop": "stops there, crowned", "continue_as_king": "is crowned and captures on as a king",
-    "pass_through": "captures on as a man, uncrowned",
-    "reject": "is refused",
-    "opponent_choice_retract_or_accept": "the opponent has it retracted or accepts it",
-    "opponent_choice_retract_or_huff": "the opponent has it retracted or huffs the piece",
-    "accept_on_next_move": "stands once the opponent moves",
-    "repetition": "by repetition", "no_progress": "by moves without progress",
+    "white": phrase("White"), "black": phrase("Black"),
+    "max_pieces": phrase("the most pieces"), "max_kings": phrase("the most kings"),
+    "capture_with_king": phrase("with a king"),
+    "earliest_king": phrase("the earliest king"),
+    "stop": phrase("stops there, crowned"), "continue_as_king": phrase("is crowned and captures on as a king"),
+    "pass_through": phrase("captures on as a man, uncrowned"),
+    "reject": phrase("is refused"),
+    "opponent_choice_retract_or_accept": phrase("the opponent has it retracted or accepts it"),
+    "opponent_choice_retract_or_huff": phrase("the opponent has it retracted or huffs the piece"),
+    "accept_on_next_move": phrase("stands once the opponent moves"),
+    "repetition": phrase("by repetition"), "no_progress": phrase("by moves without progress"),
 }
 """The new-game form's words for the values an option may take (rules/options.py lists the values)."""
 
@@ -71,7 +73,7 @@ def option_info(spec: OptionSpec, default: object) -> dict[str, Any]:
     """One option for the form: name, kind, label, its allowed values with their words, least value and
     default."""
     values = ["white", "black"] if spec.kind == "color" else list(spec.choices)
-    return {"name": spec.name, "kind": spec.kind, "label": spec.label, "choices": list(spec.choices),
+    return {"name": spec.name, "kind": spec.kind, "label": Phrase(spec.label), "choices": list(spec.choices),
             "labels": {v: CHOICE_LABELS.get(v, v.replace("_", " ")) for v in values},
             "minimum": spec.minimum, "maximum": spec.maximum, "default": spec.json(default)}
 
@@ -87,7 +89,7 @@ def variants_info() -> list[dict[str, Any]]:
             squares = [[*geometry.rc(sq), geometry.name(sq)] for sq in geometry.squares]
             options = [option_info(SPECS[name], getattr(variant, name)) for name in variant.options
                        if SPECS[name].kind in FORM_KINDS]
-            out.append({"id": variant.id, "name": variant.name, "rows": variant.height,
+            out.append({"id": variant.id, "name": Phrase(variant.name), "rows": variant.height,
                         "cols": variant.width, "squares": squares, "lines": _lines(variant),
                         "missed_capture_policy": variant.missed_capture_policy,
                         "first": "white" if int(variant.first) == 0 else "black", "options": options})

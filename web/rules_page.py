@@ -19,14 +19,24 @@ _INLINE = re.compile(r"`([^`]+)`|!?\[([^\]]*)\]\(([^)\s]+)\)|\*\*(.+?)\*\*"
                      r"|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 
 
-def rules_page(variant_id: str) -> dict[str, Any]:
-    """What the Rules page shows of a variant: its name, the page as HTML, its section anchors and the start
-    position (pieces on the board's rows and columns). UnknownVariantError for an id that is not a variant."""
+def rules_page(variant_id: str, language: str = "en") -> dict[str, Any]:
+    """What the Rules page shows of a variant in `language`: its name, the page as HTML, its section anchors
+    (the English ones in every language) and the start position (pieces on the board's rows and columns).
+    UnknownVariantError for an id that is not a variant."""
     variant = rules.get_variant(variant_id)
-    doc = page(variant.id)
-    return {"id": variant.id, "name": variant.name, "html": markdown_html(doc.text, variant.id),
+    doc = page(variant.id, language)
+    return {"id": variant.id, "name": page_title(doc.text) or variant.name, "language": language,
+            "html": markdown_html(doc.text, variant.id),
             "sections": anchors(doc.text), "rows": variant.height, "cols": variant.width,
             "start": pieces_json(rules.Board(variant))}
+
+
+def page_title(markdown: str) -> str:
+    """The variant's name as its page's title writes it (``Dama turca`` of ``# Dama turca - `turkish```)."""
+    first = next((b for b in blocks(markdown) if b.kind == "heading"), None)
+    if first is None:
+        return ""
+    return re.sub(r"\s+[-–—]\s+`[^`]+`\s*$", "", first.text).strip()
 
 
 def link_target(target: str, current: str) -> tuple[str, bool]:

@@ -462,7 +462,7 @@ def test_draw_offers_a_draw_the_computer_answers_at_once() -> None:
     assert "  draw [white|black]            offer a draw" in out.stdout
     assert "`decline` declines it" in out.stdout
     assert "not a move" not in out.stdout
-    said = out.stdout.split("[info] black offers a draw.")[1]
+    said = out.stdout.split("[info] Black offers a draw.")[1]
     assert said.index("game over: 1/2-1/2 (agreement)") < said.index("game_over> ")
 
 
@@ -473,11 +473,11 @@ def test_between_two_people_draw_offers_and_answers_and_command_words_are_never_
                                                         "draw purple\ndraw\nquit\n")
     assert out.returncode == 0, out.stderr
     text = out.stdout
-    assert "[info] black offers a draw.\n" in text and "[info] white declines the draw." in text
-    assert "[info] white offers a draw." in text
+    assert "[info] Black offers a draw.\n" in text and "[info] White declines the draw." in text
+    assert "[info] White offers a draw." in text
     assert "error: usage: mask SQUARE..." in text and "error: usage: confirm MOVE" in text
     assert "error: usage: draw [white|black]" in text and "not a move" not in text
-    assert text.index("[info] white offers a draw.") < text.index("game over: 1/2-1/2 (agreement)")
+    assert text.index("[info] White offers a draw.") < text.index("game over: 1/2-1/2 (agreement)")
 
 
 def test_an_exercise_plays_its_line_out_and_next_sets_up_the_next_one() -> None:

@@ -562,7 +562,7 @@ def test_english_repetition_is_announced_and_ends_only_when_claimed() -> None:
     r.ctl.claim_draw("white")
     (over,) = r.of(ev.GameOver)
     assert (over.result, over.reason) == ("1/2-1/2", "threefold repetition, claimed")
-    assert "white claims the draw (threefold repetition)" in r.messages()
+    assert "White claims the draw (threefold repetition)" in r.messages()
     assert game_view(r.ctl)["claimable_draw"] is None
 
 
@@ -603,7 +603,7 @@ def test_the_computer_claims_unless_it_is_ahead(black: str, claims: bool) -> Non
     r.move(CYCLE[0])   # White plays on; Black, to move, faces a position seen for the third time
     if claims:
         (over,) = r.of(ev.GameOver)
-        assert over.reason == "threefold repetition, claimed" and "black claims the draw" in r.messages()
+        assert over.reason == "threefold repetition, claimed" and "Black claims the draw" in r.messages()
     else:
         assert r.state == "computer.thinking" and not r.of(ev.GameOver)
 

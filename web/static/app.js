@@ -14,11 +14,15 @@ import { openRules, ruleHref } from "./rules.js";
 import { MoveSound } from "./sound.js";
 import { openStats } from "./stats.js";
 import { STATES, top } from "/states.js";
+import { _, _n, chooseLanguage, languages, language, loadLanguage, translatePage } from "./i18n.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const $ = (sel) => document.querySelector(sel);
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 const tokenQuery = () => (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
+await loadLanguage(tokenQuery());
+translatePage();
+const sideName = (color) => ({ white: _("White"), black: _("Black") })[color] || color || "";
 
 const app = {
   ws: null, hello: null, state: null, nextId: 1,
@@ -40,7 +44,7 @@ const input = new BoardInput($("#board"), {
 // ---------------------------------------------------------------- connection
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws${tokenQuery()}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws${tokenQuery()}${TOKEN ? "&" : "?"}lang=${language()}`);
   app.ws = ws;
   ws.onopen = () => setConn(true);
   ws.onclose = () => { setConn(false); setTimeout(connect, 1000); };
@@ -48,14 +52,14 @@ function connect() {
 }
 function setConn(up) {
   const el = $("#conn");
-  el.textContent = up ? "live" : "disconnected";
+  el.textContent = up ? _("live") : _("disconnected");
   el.className = "pill " + (up ? "conn-up" : "conn-down");
   el.dataset.state = up ? "up" : "down";
 }
 function send(msg) {
   msg.id = app.nextId++;
   if (TOKEN) msg.token = TOKEN;
-  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) { addMessage("Not connected to the board.", "error"); return; }
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) { addMessage(_("Not connected to the board."), "error"); return; }
   app.ws.send(JSON.stringify(msg));
 }
 function command(kind, fields = {}) { send({ type: "command", command: { kind, ...fields } }); }
@@ -70,7 +74,7 @@ function onMessage(msg) {
       if (app.pending) { app.pending = null; render(); }
       break;
     case "reply":   // what became of a command (a refusal is also said as a message; a failure only here)
-      if (msg.outcome === "failed") addMessage(`${msg.command} failed: ${msg.reason}`, "error");
+      if (msg.outcome === "failed") addMessage(_("{command} failed: {reason}", { command: msg.command, reason: msg.reason }), "error");
       if (msg.outcome !== "done" && app.pending) { app.pending = null; render(); }
       break;
     default: break;
@@ -80,7 +84,7 @@ function onMessage(msg) {
 function onEvent(kind, data) {   // controller events (controller/events.py); a state follows every visible change
   switch (kind) {
     case "refusal":   // the rule that refused it links to its section on the Rules tab
-      addMessage(`Refused: ${data.message}${data.rule ? ` (${data.rule})` : ""}`, "refusal", ruleHref(data.section));
+      addMessage(data.rule ? _("Refused: {message} ({rule})", data) : _("Refused: {message}", data), "refusal", ruleHref(data.section));
       break;
     case "engine": app.engine = data; renderEngine(); break;
     case "game_over":   // a game ended by a command may not be followed by a state
@@ -88,8 +92,8 @@ function onEvent(kind, data) {   // controller events (controller/events.py); a 
       break;
     case "message":
       addMessage(data.text, data.level || "info");
-      if (/\bdraw\b/.test(data.text || "") && /(declines|accepts|declined|accepted)/.test(data.text || "")) {
-        app.drawNote = cap(data.text);
+      if (data.topic === "draw") {
+        app.drawNote = data.text;
         renderDraw();
       }
       break;
@@ -109,7 +113,7 @@ function addMessage(text, cls = "info", rule = null) {
     const a = li.appendChild(document.createElement("a"));
     a.href = rule;
     a.className = "rule-link";
-    a.textContent = " see the rule";
+    a.textContent = " " + _("see the rule");
     a.onclick = (e) => { e.preventDefault(); rulesTab.open(rule); };
   }
   const ul = $("#messages");
@@ -162,7 +166,7 @@ function render() {
   const s = app.state;
   if (!s) return;
   $("#variant-name").textContent = s.variant_name || s.variant;
-  $("#turn").textContent = s.turn ? `${s.turn} to move` : "";
+  $("#turn").textContent = s.turn ? _("{side} to move", { side: sideName(s.turn) }) : "";
   $("#turn").dataset.turn = s.turn || "";
   $("#machine").textContent = (s.state || "").replace(".", ": ").replace(/_/g, " ");   // "person: lifted"
   $("#machine").dataset.state = s.state || "";
@@ -190,10 +194,10 @@ function render() {
   }
   $("#board-link").hidden = s.board_connected !== false;   // a serial board's cable is out
   $("#btn-claim-draw").disabled = !s.claimable_draw;
-  $("#btn-claim-draw").title = s.claimable_draw ? `claim the draw: ${s.claimable_draw}` : "the rules allow no draw claim now";
+  $("#btn-claim-draw").title = s.claimable_draw ? _("claim the draw: {why}", { why: s.claimable_draw }) : _("the rules allow no draw claim now");
   $("#missed-capture").hidden = s.state !== STATES.PERSON_MISSED_CAPTURE;
   $("#start-question").hidden = !s.question;   // the start position set up early: new game or takeback?
-  if (s.question) $("#btn-start-takeback").textContent = `Take back ${s.question.plies} plies`;
+  if (s.question) $("#btn-start-takeback").textContent = _n("Take back {n} ply", "Take back {n} plies", s.question.plies);
   const policy = (variantOf(s) || {}).missed_capture_policy || "";
   for (const b of document.querySelectorAll("#missed-capture button"))
     b.hidden = !(b.dataset.choice === "retract" || policy.endsWith(b.dataset.choice));
@@ -275,8 +279,8 @@ function renderMoves(s) {
   $("#history-bar").hidden = app.view === null;
   if (app.view !== null) {
     const ahead = s.moves.length - app.view;
-    $("#history-text").textContent = `${app.view === 0 ? "Start position" : `After ${plyLabel(rows, app.view)}`}`
-      + ` — the game is ${ahead} ${ahead === 1 ? "ply" : "plies"} further.`;
+    $("#history-text").textContent = (app.view === 0 ? _("Start position") : _("After {move}", { move: plyLabel(rows, app.view) }))
+      + " — " + _n("the game is {n} ply further.", "the game is {n} plies further.", ahead);
   }
   const n = s.moves.length, at = app.view ?? n;
   $("#h-first").disabled = $("#h-prev").disabled = at === 0;
@@ -301,7 +305,7 @@ function renderClocks(s) {
   for (const side of ["white", "black"]) {
     const el = $(`#clock-${side}`);
     const v = clocks[side];
-    el.textContent = v == null ? "" : `${side}: ${fmtClock(v)}`;
+    el.textContent = v == null ? "" : `${sideName(side)}: ${fmtClock(v)}`;
     el.classList.toggle("running", (clocks.running || s.turn) === side && v != null);
   }
 }
@@ -309,26 +313,26 @@ function renderResult(r) {
   const el = $("#result");
   el.hidden = !r;
   el.dataset.result = r ? r.result : "";
-  el.textContent = r ? `Game over: ${r.result}${r.reason ? " — " + r.reason : ""}` : "";
+  el.textContent = r ? _("Game over: {result}", r) + (r.reason ? " — " + r.reason : "") : "";
 }
 function renderRating(r) {   // the person's Glicko-2 rating in this variant (games against the engine)
   const el = $("#rating");
   el.hidden = !r;
-  el.textContent = r ? `${r.player}: ${r.variant} rating ${Math.round(r.rating)} (RD ${Math.round(r.rd)})` : "";
+  el.textContent = r ? _("{player}: {variant} rating {rating} (RD {rd})", { player: r.player, variant: r.variant, rating: Math.round(r.rating), rd: Math.round(r.rd) }) : "";
 }
 function renderEngine() {
   const st = (app.state && app.state.engine) || {};
   const e = app.engine;
   const lines = [];
-  if (st.opponent && st.opponent !== "person") lines.push(`${st.opponent} level ${st.level ?? "?"}`);
-  if (st.thinking) lines.push("thinking…");
+  if (st.opponent && st.opponent !== "person") lines.push(_("{opponent} level {level}", { opponent: st.opponent, level: st.level ?? "?" }));
+  if (st.thinking) lines.push(_("thinking…"));
   if (e && (e.depth != null || e.pv)) {
     const pv = Array.isArray(e.pv) ? e.pv.join(" ") : (e.pv || "");
-    lines.push(`depth ${e.depth ?? "?"}  score ${e.score ?? "?"}`, pv);
+    lines.push(_("depth {depth}  score {score}", { depth: e.depth ?? "?", score: e.score ?? "?" }), pv);
   }
-  if (st.move) lines.push(`plays ${st.move}`);
+  if (st.move) lines.push(_("plays {move}", { move: st.move }));
   const el = $("#engine");
-  el.textContent = lines.length ? lines.join("\n") : "idle";
+  el.textContent = lines.length ? lines.join("\n") : _("idle");
   el.classList.toggle("muted", !st.thinking && !st.move);
   el.dataset.thinking = st.thinking ? "1" : "0";
 }
@@ -342,7 +346,8 @@ function renderDraw() {   // Accept/Decline only for an offer this page may answ
   $("#btn-accept-draw").hidden = $("#btn-decline-draw").hidden = !canAnswer;
   $("#btn-offer-draw").disabled = !!offer || !!s.result || s.state === STATES.SETUP;
   $("#draw-status").textContent = offer
-    ? `${cap(offer)} offers a draw${canAnswer ? `: ${cap(answerer)}, accept or decline?` : " — waiting for the answer."}`
+    ? (canAnswer ? _("{side} offers a draw: {other}, accept or decline?", { side: sideName(offer), other: sideName(answerer) })
+      : _("{side} offers a draw — waiting for the answer.", { side: sideName(offer) }))
     : app.drawNote;
 }
 
@@ -437,13 +442,13 @@ async function copyText(text, what) {
     area.remove();
   }
   const note = $("#copy-note");
-  note.textContent = ok ? `${what} copied` : `${what}: ${text}`;
+  note.textContent = ok ? _("{what} copied", { what }) : `${what}: ${text}`;
   clearTimeout(copyText.timer);
   if (ok) copyText.timer = setTimeout(() => { note.textContent = ""; }, 3000);
 }
 async function copyPdn() {
   const res = await fetch("/api/current.pdn" + tokenQuery());
-  if (!res.ok) { addMessage(`Copy PDN: the server answered ${res.status}.`, "error"); return; }
+  if (!res.ok) { addMessage(_("Copy PDN: the server answered {status}.", { status: res.status }), "error"); return; }
   copyText(await res.text(), "PDN");
 }
 
@@ -454,7 +459,7 @@ function fillVariants(list) {   // grouped by board size, so the names need no s
   const groups = new Map();
   for (const v of list) {
     const size = `${v.cols}×${v.rows}`;
-    if (!groups.has(size)) { const g = document.createElement("optgroup"); g.label = `${size} board`; groups.set(size, g); }
+    if (!groups.has(size)) { const g = document.createElement("optgroup"); g.label = _("{size} board", { size }); groups.set(size, g); }
     const o = document.createElement("option");
     o.value = v.id;
     o.textContent = v.name || v.id;
@@ -480,7 +485,7 @@ function renderOptions() {
   box.hidden = !options.length;
   if (!options.length) return;
   const legend = document.createElement("legend");
-  legend.textContent = `${variant.name}: rules`;
+  legend.textContent = _("{variant}: rules", { variant: variant.name });
   box.appendChild(legend);
   for (const o of options) {
     const value = o.name in current ? current[o.name] : o.default;
@@ -533,7 +538,7 @@ function optionInput(o, value) {
     input.type = "number";
     input.min = o.minimum ?? 1;
     if (o.maximum !== undefined) input.max = o.maximum;
-    if (o.kind === "count_or_none") input.placeholder = "no limit";
+    if (o.kind === "count_or_none") input.placeholder = _("no limit");
     input.value = value === null || value === undefined ? "" : String(value);
   }
   return input;
@@ -566,7 +571,7 @@ function bindControls() {
   };
   $("#btn-hint").onclick = () => command("hint");
   $("#btn-resign").onclick = () => {
-    $("#resign-question").textContent = `Resign the game for ${cap(side())}?`;
+    $("#resign-question").textContent = _("Resign the game for {side}?", { side: sideName(side()) });
     $("#resign-confirm").hidden = false;
   };
   $("#btn-resign-no").onclick = () => { $("#resign-confirm").hidden = true; };
@@ -645,6 +650,19 @@ function showTab(name, clicked = true) {
   if (name !== "rules" && location.hash) history.replaceState(null, "", location.pathname + location.search);
 }
 
+function bindLanguage() {   // the languages in their own names; the choice is remembered by this browser
+  const sel = $("#language");
+  for (const { code, name } of languages()) {
+    const o = sel.appendChild(document.createElement("option"));
+    o.value = code;
+    o.textContent = name;
+    o.lang = code;
+  }
+  sel.value = language();
+  sel.onchange = () => chooseLanguage(sel.value);
+}
+
+bindLanguage();
 bindControls();
 renderLegend();
 initHealth(command, () => app.state);

@@ -2,6 +2,8 @@
 // (Unmask), moves the board cannot show (Confirm), and the board's self-test. Rendered from the state's
 // board_link, board_health and board_test: app.js calls initHealth once and renderHealth after each render.
 
+import { _, _n } from "./i18n.js";
+
 const $ = (sel) => document.querySelector(sel);
 let command = () => {};
 let currentState = () => null;
@@ -27,12 +29,12 @@ function send(kind, fields) { command(kind, fields); }
 
 function renderLink(link, connected) {
   const pill = $("#board-link");
-  if (link && link.state === "not responding") pill.textContent = "board not responding";
-  else pill.textContent = "board disconnected";
-  pill.title = link && link.reason ? link.reason : "moves made meanwhile are read when it is back";
+  if (link && link.state === "not responding") pill.textContent = _("board not responding");
+  else pill.textContent = _("board disconnected");
+  pill.title = link && link.reason ? link.reason : _("moves made meanwhile are read when it is back");
   const line = $("#health-link");
   line.hidden = !link || connected;
-  line.textContent = link ? `The board on ${link.port} is ${link.state}${link.reason ? ": " + link.reason : ""}.` : "";
+  line.textContent = link ? (link.reason ? _("The board on {port} is {state}: {reason}.", link) : _("The board on {port} is {state}.", link)) : "";
 }
 
 function renderFaults(health) {
@@ -54,23 +56,23 @@ function renderUnseen(health) {
   const box = $("#health-unseen");
   box.replaceChildren();
   for (const move of health.unseen || [])
-    box.append(button(`Confirm ${move}`, () => send("confirm_move", { text: move }), "confirm-move"));
+    box.append(button(_("Confirm {move}", { move }), () => send("confirm_move", { text: move }), "confirm-move"));
 }
 
 function renderTest(test) {
   const running = !!(test && test.running);
   $("#btn-board-test").hidden = running;
   $("#board-test-running").hidden = !running;
-  $("#board-test-prompt").textContent = running ? test.prompt + (test.detail ? ` Now: ${test.detail}.` : "") : "";
+  $("#board-test-prompt").textContent = running ? test.prompt + (test.detail ? " " + _("Now: {detail}.", test) : "") : "";
   $("#board-test-answer").hidden = !(running && (test.asks || test.phase === "leds"));
   const report = $("#board-test-report");
   report.replaceChildren();
   if (test && test.report) {
     const found = test.report.lines.length;
     const untested = (test.report.untested || []).length;
-    const head = `Board test ${test.report.finished ? "finished" : "stopped early"}: ` +
-      `${found || "no"} fault${found === 1 ? "" : "s"} found` +
-      `${untested ? `, ${untested} square${untested === 1 ? "" : "s"} not tested` : ""}.`;
+    const head = (test.report.finished ? _("Board test finished:") : _("Board test stopped early:")) + " "
+      + _n("{n} fault found", "{n} faults found", found)
+      + (untested ? ", " + _n("{n} square not tested", "{n} squares not tested", untested) : "") + ".";
     report.append(item(head));
     for (const line of test.report.lines) report.append(item(line));
     if (test.report.untested_line) report.append(item(test.report.untested_line));
@@ -83,7 +85,7 @@ export function renderHealth(s) {
   const problems = (health.faults || []).length + (s.board_connected === false ? 1 : 0);
   const badge = $("#health-badge");
   badge.hidden = problems === 0;
-  badge.textContent = `board: ${problems} problem${problems === 1 ? "" : "s"}`;
+  badge.textContent = _n("board: {n} problem", "board: {n} problems", problems);
   renderLink(s.board_link, s.board_connected !== false);
   renderFaults(health);
   renderUnseen(health);

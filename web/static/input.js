@@ -3,6 +3,7 @@
 // and handed to the host as one legal path; in "hand" mode a click lifts or puts down one piece, as a hand
 // does on a real board; in "edit" mode a click changes the square of a position being set up.
 
+import { _ } from "./i18n.js";
 import { cellOf, key } from "./board.js";
 
 const DRAG_PX = 5;
@@ -74,7 +75,7 @@ export class BoardInput {
       if (ends.length === 1) return this.finish(ends[0], dragged);
       const stop = cands.find((p) => p.path.length === n);   // a shorter capture that ends where it stands
       if (stop && k === this.standing()) return this.finish(stop, dragged);
-      if (ends.length > 1) { this.host.say("Several captures end there: click each landing square in turn."); return; }
+      if (ends.length > 1) { this.host.say(_("Several captures end there: click each landing square in turn.")); return; }
     }
     const from = this.host.paths().filter((p) => key(...p.path[0]) === k);
     const removal = from.length === 1 && from[0].path.every((c) => key(...c) === k);   // Konane's opening

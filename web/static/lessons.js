@@ -1,6 +1,7 @@
 // Lessons (issue 18): the Exercises panel, the library viewer's "Replay on the board", and the lesson panel
 // beside the live board (the exercise's task and tries; the replay's move, the engine's score and blunders).
 
+import { _ } from "./i18n.js";
 import { STATES } from "/states.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -19,7 +20,7 @@ export function bindLessons(ctx) {
     const id = $("#viewer").dataset.id;
     if (!id) return;
     const res = await fetch(`/api/games/${encodeURIComponent(id)}.pdn${ctx.query()}`);
-    if (!res.ok) { ctx.say(`Replay: the server answered ${res.status}.`); return; }
+    if (!res.ok) { ctx.say(_("Replay: the server answered {status}.", { status: res.status })); return; }
     ctx.command("start_replay", { pdn: await res.text(), game: 1 });
     ctx.showLive();
   };
@@ -51,18 +52,18 @@ export function bindLessons(ctx) {
     const blunders = $("#lesson-blunders");
     blunders.textContent = "";
     if (exercise) {
-      $("#lesson-title").textContent = `Exercise ${lesson.id} (${lesson.number} of ${lesson.of})`;
-      const state = lesson.solved ? "Solved." : s.state === STATES.SETUP ? "Set up the position as the LEDs show."
-        : "Your move.";
-      status.textContent = `${lesson.task}. ${state} Tries: ${lesson.tries}. You solved ${lesson.player_solved}.`;
+      $("#lesson-title").textContent = _("Exercise {id} ({number} of {of})", lesson);
+      const state = lesson.solved ? _("Solved.") : s.state === STATES.SETUP ? _("Set up the position as the LEDs show.")
+        : _("Your move.");
+      status.textContent = `${lesson.task}. ${state} ` + _("Tries: {tries}. You solved {solved}.", { tries: lesson.tries, solved: lesson.player_solved });
       status.dataset.solved = lesson.solved ? "yes" : "no";
       return;
     }
-    $("#lesson-title").textContent = `Replay: ${lesson.title || lesson.label || lesson.name}`;
-    const next = lesson.next ? `Next: ${lesson.next}.` : `The end: ${lesson.result}.`;
+    $("#lesson-title").textContent = _("Replay: {title}", { title: lesson.title || lesson.label || lesson.name });
+    const next = lesson.next ? _("Next: {move}.", { move: lesson.next }) : _("The end: {result}.", lesson);
     const review = lesson.review ? ` ${lesson.review.text}.` : "";
-    const pending = lesson.reviewed < lesson.plies ? ` (engine review: ${lesson.reviewed}/${lesson.plies})` : "";
-    status.textContent = `Move ${lesson.ply} of ${lesson.plies}. ${next}${review}${pending}`;
+    const pending = lesson.reviewed < lesson.plies ? " " + _("(engine review: {reviewed}/{plies})", lesson) : "";
+    status.textContent = _("Move {ply} of {plies}.", lesson) + ` ${next}${review}${pending}`;
     $("#lesson-forward").disabled = !lesson.next;
     $("#lesson-back").disabled = lesson.ply === 0;
     for (const b of lesson.blunders || []) {

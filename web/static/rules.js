@@ -2,6 +2,7 @@
 // drawn on a board under "Set-up", a list of its sections, and links "#rules/<variant>/<section>" that a
 // refusal in teaching mode uses to show the rule that refused the move.
 
+import { _, language } from "./i18n.js";
 import { BoardView, key } from "./board.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -30,10 +31,10 @@ export function openRules(ctx) {
     variant = variant || shown || ctx.current() || "international";
     const page = $("#rules-page");
     if (variant !== shown) {
-      const res = await fetch(`/api/rules/${encodeURIComponent(variant)}${ctx.query()}`);
+      const res = await fetch(`/api/rules/${encodeURIComponent(variant)}${ctx.query()}${ctx.query() ? "&" : "?"}lang=${language()}`);
       const data = await res.json();
       $("#rules-error").hidden = res.ok;
-      $("#rules-error").textContent = res.ok ? "" : data.error || `no rules page for ${variant}`;
+      $("#rules-error").textContent = res.ok ? "" : data.error || _("no rules page for {variant}", { variant });
       if (!res.ok) return;
       page.innerHTML = data.html;   // escaped by the server (web/rules_page.py), from the project's own docs
       drawSetup(page, data);
@@ -58,7 +59,7 @@ export function openRules(ctx) {
     const el = document.createElement("div");
     el.className = "board rules-board";
     el.id = "rules-board";
-    el.setAttribute("aria-label", "start position");
+    el.setAttribute("aria-label", _("start position"));
     let last = head.nextElementSibling;   // after the section's first paragraph
     if (!last || last.tagName !== "P") last = head;
     last.after(el);

@@ -1,26 +1,28 @@
 // The Statistics tab: the game library's figures (/api/stats) as tables with their CSV downloads, and two kinds
 // of plot drawn here as SVG, no chart library: each player's results over time, each variant's rating history.
 
+import { _, N_ } from "./i18n.js";
+
 const $ = (sel) => document.querySelector(sel);
 const SVG = "http://www.w3.org/2000/svg";
 const SERIES = 8;   // the plot colors s0..s7 and the results' (win, draw, loss) are in style.css: no inline style
 const MAX_PLAYERS = 8;   // plots for the players with the most games
 
 const TABLES = {
-  variants: { title: "By variant", cols: [["variant", "Variant"], ["games", "Games"], ["white_wins", "White won"],
-    ["white_pct", "%"], ["black_wins", "Black won"], ["black_pct", "%"], ["draws", "Draws"], ["draw_pct", "%"],
-    ["average_moves", "Average moves"]] },
-  players: { title: "By player", cols: [["player", "Player"], ["variant", "Variant"], ["games", "Games"],
-    ["wins", "Won"], ["draws", "Drawn"], ["losses", "Lost"], ["win_pct", "Won %"], ["score_pct", "Score %"]] },
-  levels: { title: "Against the engine's levels", cols: [["level", "Level"], ["games", "Games"], ["wins", "Won"],
-    ["draws", "Drawn"], ["losses", "Lost"], ["score_pct", "Score %"]] },
-  openings: { title: "Most common openings (first three moves)", cols: [["variant", "Variant"],
-    ["opening", "Opening"], ["games", "Games"], ["white_pct", "White %"], ["black_pct", "Black %"],
-    ["draw_pct", "Draw %"]] },
+  variants: { title: N_("By variant"), cols: [["variant", N_("Variant")], ["games", N_("Games")], ["white_wins", N_("White won")],
+    ["white_pct", "%"], ["black_wins", N_("Black won")], ["black_pct", "%"], ["draws", N_("Draws")], ["draw_pct", "%"],
+    ["average_moves", N_("Average moves")]] },
+  players: { title: N_("By player"), cols: [["player", N_("Player")], ["variant", N_("Variant")], ["games", N_("Games")],
+    ["wins", N_("Won")], ["draws", N_("Drawn")], ["losses", N_("Lost")], ["win_pct", N_("Won %")], ["score_pct", N_("Score %")]] },
+  levels: { title: N_("Against the engine's levels"), cols: [["level", N_("Level")], ["games", N_("Games")], ["wins", N_("Won")],
+    ["draws", N_("Drawn")], ["losses", N_("Lost")], ["score_pct", N_("Score %")]] },
+  openings: { title: N_("Most common openings (first three moves)"), cols: [["variant", N_("Variant")],
+    ["opening", N_("Opening")], ["games", N_("Games")], ["white_pct", N_("White %")], ["black_pct", N_("Black %")],
+    ["draw_pct", N_("Draw %")]] },
 };
 
-const FINISHED = "of the finished games (an unfinished one has no result yet)";
-const HINTS = { games: "the games saved; in brackets the finished ones, when not all are", white_pct: FINISHED,
+const FINISHED = N_("of the finished games (an unfinished one has no result yet)");
+const HINTS = { games: N_("the games saved; in brackets the finished ones, when not all are"), white_pct: FINISHED,
   black_pct: FINISHED, draw_pct: FINISHED, win_pct: FINISHED, score_pct: FINISHED };
 
 /** ctx: {query() -> "?token=..." or ""} */
@@ -39,7 +41,7 @@ export function openStats(ctx) {
       const rows = data[name] || [];
       if (!rows.length) continue;
       const panel = el("div", { class: "panel", id: `stats-${name}` });
-      const h = el("h2", {}, spec.title + " ");
+      const h = el("h2", {}, _(spec.title) + " ");
       const a = el("a", { href: `/api/stats/${name}.csv${ctx.query()}`, download: `dboard-${name}.csv`,
         class: "download" }, "CSV");
       h.appendChild(a);
@@ -75,7 +77,7 @@ function table(cols, rows) {
   const wrap = el("div", { class: "table-scroll" });
   const t = el("table", { class: "games stats" });
   const head = el("tr");
-  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k, title: HINTS[k] || title }, title));
+  for (const [k, title] of cols) head.appendChild(el("th", { "data-col": k, title: _(HINTS[k] || title) }, _(title)));
   t.appendChild(el("thead")).appendChild(head);
   const body = t.appendChild(el("tbody"));
   for (const row of rows) {
@@ -120,14 +122,14 @@ const yScale = (lo, hi) => (v) => H - M.bottom - (hi > lo ? (v - lo) / (hi - lo)
 /** A player's running score (%) game after game, each game a dot colored by its result. */
 function resultsPlot(player, points) {
   const xOf = xScale(1, points.length), yOf = yScale(0, 100);
-  const [figure, svg] = frame(`${player}: results over time (score %)`, "results", [0, 50, 100], yOf,
+  const [figure, svg] = frame(_("{player}: results over time (score %)", { player }), "results", [0, 50, 100], yOf,
     [points[0].date.split(" ")[0], points[points.length - 1].date.split(" ")[0]]);
   figure.dataset.player = player;
   const xy = points.map((p, i) => [xOf(i + 1), yOf(p.score_pct)]);
   svg.appendChild(svgEl("polyline", { points: xy.map((p) => p.join(",")).join(" "), class: "line s0" }));
   points.forEach((p, i) => {
     const dot = svgEl("circle", { cx: xy[i][0], cy: xy[i][1], r: 4, class: `dot ${p.result}` });
-    dot.appendChild(svgEl("title", {}, `${p.date} ${p.variant}: ${p.result} (score ${p.score_pct}%)`));
+    dot.appendChild(svgEl("title", {}, _("{date} {variant}: {result} (score {score}%)", { date: p.date, variant: p.variant, result: p.result, score: p.score_pct })));
     svg.appendChild(dot);
   });
   return figure;
@@ -142,7 +144,7 @@ function ratingPlot(variant, lines) {
   const day = (t) => new Date(t * 1000).toISOString().slice(0, 10).replaceAll("-", ".");   // as PDN dates
   const step = (hi - lo) / 4;
   const ticks = [0, 1, 2, 3, 4].map((i) => Math.round(lo + i * step));
-  const [figure, svg] = frame(`${variant}: rating history`, "ratings", ticks, yOf,
+  const [figure, svg] = frame(_("{variant}: rating history", { variant }), "ratings", ticks, yOf,
     [day(Math.min(...times)), day(Math.max(...times))]);
   figure.dataset.variant = variant;
   lines.forEach((line, n) => {

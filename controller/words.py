@@ -1,0 +1,21 @@
+"""The words the controller puts into its sentences, translatable: the sides' names and a variant's name
+(the rules core names them in English; rules/words.py lists those names for the catalogues)."""
+
+from __future__ import annotations
+
+from i18n import Phrase, phrase
+from rules import Variant
+
+__all__ = ["side_name", "variant_name"]
+
+_SIDES = {"white": phrase("White"), "black": phrase("Black")}
+
+
+def side_name(color: str) -> Phrase:
+    """"White" or "Black" as a sentence names the side ``color`` ("white" or "black")."""
+    return _SIDES.get(color) or Phrase(color)
+
+
+def variant_name(variant: Variant) -> Phrase:
+    """The variant's name (``English draughts``), in the reader's language."""
+    return Phrase(variant.name)
