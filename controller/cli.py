@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # Each module defines `register(subparsers)`; listed here in the order `dboard --help` shows them.
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.play_cli",
+    "controller.speak_cli",
     "firmware_bridge.cli",
     "firmware_bridge.board_test_cli",
     "rules.cli",

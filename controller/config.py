@@ -161,8 +161,7 @@ class Config:
     speech_volume: int = 100
     """How loud the board speaks (espeak-ng's amplitude; 100 is its default)."""
     blind_mode: bool = False
-    """For a blind or partially sighted player: every lift and place is spoken as it happens (needs
-    speech)."""
+    """For a blind or partially sighted player: every lift and place is said as it happens (needs speech)."""
 
     def __post_init__(self) -> None:
         for key, (low, high) in RANGES.items():

@@ -1,10 +1,10 @@
 """Typed events the controller sends to the outside world (web page, broadcast, recorder, tests).
 
 Each event is a frozen dataclass with a ``kind`` string and ``to_json()`` giving a JSON-ready dict.
-The events: ``ViewChanged``, ``MoveCommitted``, ``FrameShown``, ``Refusal``, ``OutOfSync``,
-``EngineProgress``, ``GameOver``, ``BroadcastMoved`` and ``Message``; what they mean for a page is in
-controller/README.md ("Events, clocks, games on disk"). Changes are additive only: the web page and the tests
-read these fields.
+The events: ``ViewChanged``, ``MoveCommitted``, ``ComputerMoveShown``, ``PiecesTouched``, ``FrameShown``,
+``Refusal``, ``OutOfSync``, ``EngineProgress``, ``GameOver``, ``BroadcastMoved`` and ``Message``; what they
+mean for a page is in controller/README.md ("Events, clocks, games on disk"). Changes are additive only: the
+web page and the tests read these fields.
 """
 
 from __future__ import annotations
@@ -53,13 +53,45 @@ class ViewChanged(Event):
 
 @dataclass(frozen=True)
 class MoveCommitted(Event):
-    """A move was committed (journaled and flushed before the LEDs confirmed it)."""
+    """A move was committed (journaled and flushed before the LEDs confirmed it). For a legal move (not a
+    forced ply) ``origin`` and ``target`` name its squares in the variant's notation, ``captures`` counts the
+    pieces it took and ``crowned`` says it crowned (what the voice says of it)."""
 
     kind: ClassVar[str] = "move"
     ply: int
     text: str
     by: str
     fen: str
+    origin: str = ""
+    target: str = ""
+    captures: int = 0
+    crowned: bool = False
+
+
+@dataclass(frozen=True)
+class ComputerMoveShown(Event):
+    """The computer chose its move: shown on the LEDs for the person to carry out (or, on the virtual board,
+    made at once). Its squares by name, the pieces it takes and whether it crowns, as in ``MoveCommitted``."""
+
+    kind: ClassVar[str] = "computer_move"
+    text: str
+    origin: str
+    target: str
+    captures: int = 0
+    crowned: bool = False
+
+
+@dataclass(frozen=True)
+class PiecesTouched(Event):
+    """Pieces were lifted from, or put on, played squares (one occupancy reading), named in the variant's
+    notation: what a blind player hears as it happens ("32 up", "28 down")."""
+
+    kind: ClassVar[str] = "touched"
+    lifted: tuple[str, ...] = ()
+    placed: tuple[str, ...] = ()
+
+    def _payload(self) -> dict[str, Any]:
+        return {"lifted": list(self.lifted), "placed": list(self.placed)}
 
 
 @dataclass(frozen=True)

@@ -259,6 +259,11 @@ class Controller(states.Triggers):
         squares = frozenset(squares)
         if squares != self.occupancy:
             changed = squares ^ self.occupancy
+            if changed & self.playing:   # said to a blind player as it happens
+                lifted = (self.occupancy - squares) & self.playing
+                placed = (squares - self.occupancy) & self.playing
+                self.emit(ev.PiecesTouched(tuple(map(self.map.name, sorted(lifted))),
+                                           tuple(map(self.map.name, sorted(placed)))))
             self.watch.touched |= changed
             self.occupancy = squares
             if changed & self.playing:   # a timer runs while the played squares stay as they are
@@ -291,6 +296,7 @@ class Controller(states.Triggers):
             return
         self.watch.computer_shape = shape
         self.record.pause_clock(self.clock.now())   # carrying the move out on the board costs nobody time
+        self.emit(ev.ComputerMoveShown(shape.text, **self._move_words(shape.move)))
         if not self.moves_itself:   # the virtual board makes it at once: said once played (commit_move)
             plays = computer_plays(self.record, shape.text, self.record.mover, len(self.records))
             self.say(f"{plays}: move the piece as the LEDs show.")
@@ -448,7 +454,15 @@ class Controller(states.Triggers):
             self.missed_info = None
         self._new_watch(crown, restore, previous)
         self.history = [*self.history[:len(self.records)], self.exp.base]
-        self.emit(ev.MoveCommitted(len(self.records), record.text, record.by, record.fen))
+        board = self.game.board
+        words = self._move_words(board.peek()) if record.kind == "move" and board.move_stack else {}
+        self.emit(ev.MoveCommitted(len(self.records), record.text, record.by, record.fen, **words))
+
+    def _move_words(self, move: Move) -> dict[str, Any]:
+        """What the voice says of ``move``: its squares by name, the pieces it takes, whether it crowns."""
+        name = self.variant.geometry.name
+        return {"origin": name(move.from_square), "target": name(move.to_square),
+                "captures": len(move.captures), "crowned": bool(move.promotion)}
 
     def confirm(self, text: str) -> None:
         """Commit the legal move ``text`` that the board cannot show (a masked or broken square); on the

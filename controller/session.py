@@ -8,6 +8,8 @@ one sent and a ViewChanged goes out whenever it differs (timers, clocks and engi
 mistake, said as it is) or failed (anything else: ours, logged).
 The Session implements the Table's ``Ports``: the LEDs at the configured brightness, the engines
 (controller/consult.py: the built-in engine's process, an external Hub or DXP engine), worker threads.
+With ``speech`` on, every event also goes to the board's voice (``controller.speech``): said aloud in the
+configured language, or, on a board that cannot speak, said once on the page and then not at all.
 Start-up: the data directory is prepared (created, checked for room, leftover PDN files settled) and the
 journal read and repaired before the game resumes; what was found is said on the page, in the terminal and in
 the log, and nothing found there stops the board from starting.
@@ -28,7 +30,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from firmware_bridge.clock import Clock, MonotonicClock
 from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
+from firmware_bridge.speaker import Speaker
 from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
+from i18n import phrase
 from rules import Board
 
 from . import commands as cmd
@@ -42,6 +46,7 @@ from .opponents import Opponent
 from .ports import StopFlag, Work
 from .sensorlog import SensorLogWriter
 from .settings import EngineJob
+from .speech import Speech
 from .table import Table
 
 if TYPE_CHECKING:
@@ -142,11 +147,13 @@ class Inbox:
 
 class Session:
     """Runs one board's Table on the loop: the web page and the console talk to it through events and
-    commands. ``opponent`` replaces the built-in engine (tests); ``sensor_log`` gets every input."""
+    commands. ``opponent`` replaces the built-in engine (tests); ``sensor_log`` gets every input; ``speaker``
+    replaces espeak-ng as the voice when ``config.speech`` is on (tests record what it would say)."""
 
     def __init__(self, config: Config, sensors: BoardDevice, leds: BoardDevice | LedOutput,
                  journal_dir: Path | None = None, *, opponent: Opponent | None = None,
-                 clock: Clock | None = None, sensor_log: SensorLogWriter | None = None) -> None:
+                 clock: Clock | None = None, sensor_log: SensorLogWriter | None = None,
+                 speaker: Speaker | None = None) -> None:
         self.config = config
         self.sensors = sensors
         self.device: BoardDevice = sensors
@@ -168,6 +175,9 @@ class Session:
         self.controller: Controller = self.table.controller
         self.health: BoardHealth = self.table.health
         self.lessons: LessonDesk = self.table.lessons
+        self.speech = Speech(config, speaker, self._cannot_speak) if config.speech else None
+        """The board's voice (None with speech off)."""
+        self._heard: asyncio.Queue[ev.Event] | None = None
 
     # --- Ports: what the Table needs of the world -------------------------------------------------
     def show(self, frame: LedFrame) -> None:
@@ -218,11 +228,15 @@ class Session:
                 log.log(logging.INFO if notice.level == "info" else logging.WARNING, "%s", notice.text)
                 self.controller.say(notice.text, notice.level)
         self.table.begin(journaled, self.clock.now())
+        if self.speech is not None:
+            self._heard = self.subscribe()
+            self._tasks.append(asyncio.create_task(self._speak(self._heard), name="session-speech"))
+            self.speech.start()
         self.sensors.on_snapshot(self.inbox.put)
         self.sensors.on_link(lambda connected: self.inbox.put(LinkChanged(connected)))
         self.sensors.on_status(self.inbox.put)                      # health: the link's state
-        self._tasks = [asyncio.create_task(self._run(), name="session-run"),
-                       asyncio.create_task(self._ticker(), name="session-tick")]
+        self._tasks += [asyncio.create_task(self._run(), name="session-run"),
+                        asyncio.create_task(self._ticker(), name="session-tick")]
         self.sensors.start()
         self.table.tick(self.clock.now())
         await self.inbox.settle()
@@ -238,6 +252,8 @@ class Session:
                 await task
         self._tasks = []
         await self.inbox.settle()
+        if self.speech is not None:
+            await asyncio.to_thread(self.speech.close)
         if self.journal is not None:
             self.journal.close()
         await asyncio.to_thread(self.engines.close)
@@ -299,6 +315,26 @@ class Session:
         assert self.inbox.queue is not None
         await self.inbox.queue.join()
         await self.inbox.settle()
+        if self._heard is not None:
+            await self._heard.join()
+
+    # --- the voice -----------------------------------------------------------------------------------
+    async def _speak(self, heard: asyncio.Queue[ev.Event]) -> None:
+        """Hand every event to the voice, in order (the Speaker's own thread does the speaking)."""
+        assert self.speech is not None
+        while True:
+            event = await heard.get()
+            try:
+                self.speech.hear(event)
+            except Exception:
+                log.exception("the voice failed on %r", event)
+            finally:
+                heard.task_done()
+
+    def _cannot_speak(self, reason: str) -> None:
+        """From the Speaker's thread: the board cannot speak; said once, on the loop; the game plays on."""
+        said = phrase("The board cannot speak ({reason}): the game goes on without its voice.", reason=reason)
+        self.inbox.put_threadsafe(Answered(lambda text: self.controller.say(text, "warning"), said))
 
     # --- the loop -----------------------------------------------------------------------------------
     def _progressed(self, token: int, progress: WorkerProgress) -> None:
