@@ -242,6 +242,17 @@ def successors(variant: Variant, white: int, black: int, kings: int,
     return out
 
 
+def tables_unsupported(variant: Variant) -> str | None:
+    """Why the tables cannot cover `variant` (None when they can): only what the native core plays, whose
+    pieces are standard men and kings (a man never rests on its crowning squares)."""
+    return unsupported(variant)
+
+
+def piece_limit(variant: Variant) -> int:
+    """The most pieces `dboard endgame` builds tables for: 4 on boards over 32 squares, else 5."""
+    return 4 if len(variant.geometry.squares) > 32 else 5
+
+
 class MissingTable(LookupError):
     """A table a build or a probe needs is not loaded."""
 
@@ -321,9 +332,10 @@ def probe_value(variant: Variant, tables: dict[Signature, bytes], white: int, bl
 def native_builder() -> Callable[[Variant, Signature, dict[Signature, bytes]], bytes] | None:
     """The C builder when the engine extension is built and the variant fits the native core, else None."""
     from engine.native import compiled
+    from rules.native import available
 
     module = compiled()
-    if module is None or not hasattr(module, "endgame_build"):
+    if not available() or module is None or not hasattr(module, "endgame_build"):
         return None
 
     def build(variant: Variant, signature: Signature, tables: dict[Signature, bytes]) -> bytes:

@@ -269,11 +269,12 @@ static int eg_build(const Rules *R, const EgTables *T, const int cnt[4], uint8_t
                         q.side[o] = bb_xor(q.side[o], move);
                         if (king) q.kings = bb_xor(q.kings, move);
                         q.turn = o;
-                        if (!has_capture(R, q.side[o], q.side[1 - o], q.kings, o)) {
-                            int64_t iq = eg_index(D, cnt, &q);
-                            if (iq >= 0) {
+                        int64_t iq = eg_index(D, cnt, &q);
+                        /* (decided first: it is cheaper than the capture test, and most are) */
+                        if (iq >= 0 && (val[iq] & 0x7F) == EG_NONE) {
+                            if (!has_capture(R, q.side[o], q.side[1 - o], q.kings, o)) {
                                 uint8_t *vq = &val[iq];
-                                if ((*vq & 0x7F) == EG_NONE) {
+                                {
                                     if (lost) {
                                         *vq = EG_WIN;
                                         queue[qn++] = (uint32_t)iq;
