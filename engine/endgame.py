@@ -127,8 +127,9 @@ def signatures_upto(pieces: int) -> list[Signature]:
 
 def variant_digest(variant: Variant) -> bytes:
     """SHA-256 of every rule field of `variant`: a table stays with the exact rules it was built for."""
+    skip = ("geometry", "name", "aliases", "options", "pdn_gametype", "gametype_number")
     fields = tuple((f.name, repr(getattr(variant, f.name))) for f in dataclasses.fields(variant)
-                   if f.name not in ("geometry", "name", "aliases", "options", "pdn_gametype", "gametype_number"))
+                   if f.name not in skip)
     return hashlib.sha256(repr(fields).encode()).digest()
 
 
@@ -342,14 +343,16 @@ def native_builder() -> Callable[[Variant, Signature, dict[Signature, bytes]], b
         if unsupported(variant) is not None:
             return build_reference(variant, signature, tables)
         given = {s.counts: data for s, data in tables.items()}
-        return bytes(module.endgame_build(rules_params(variant), native_options(variant), signature.counts, given))
+        return bytes(module.endgame_build(rules_params(variant), native_options(variant), signature.counts,
+                                          given))
 
     return build
 
 
 def native_options(variant: Variant) -> dict[str, int]:
     """The rules the C builder and probe need beyond the Rules table."""
-    return {"no_move_loses": int(variant.no_move_loses), "king_vs_single_man": int(variant.king_vs_single_man_wins)}
+    return {"no_move_loses": int(variant.no_move_loses),
+            "king_vs_single_man": int(variant.king_vs_single_man_wins)}
 
 
 def verify(variant: Variant, signature: Signature, tables: dict[Signature, bytes],
@@ -505,7 +508,8 @@ class EndgameTables:
             built = data is None
             if data is None:
                 if self.progress:
-                    self.progress(f"building {self.variant.id} {sig} ({layout(self.variant, sig).size} positions)")
+                    size = layout(self.variant, sig).size
+                    self.progress(f"building {self.variant.id} {sig} ({size} positions)")
                 data = self.builder(self.variant, sig, self.tables)
                 self._write(sig, data)
             self.tables[sig] = data
@@ -519,7 +523,7 @@ class EndgameTables:
             self.ensure(sig)
 
     def load_saved(self, pieces: int) -> None:
-        """The saved, sound tables of up to `pieces` pieces whose every reached table is saved too (no build)."""
+        """The saved, sound tables of up to `pieces` pieces whose every reached table is too (no build)."""
         for sig in signatures_upto(pieces):
             if sig in self.tables:
                 continue

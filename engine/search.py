@@ -9,6 +9,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Callable
+
 from engine.endgame import DRAW, TABLE_SPAN, TABLE_WIN, WIN, EndgameTables
 from engine.evaluation import Evaluator
 from engine.limits import INFINITY, MATE, MATE_BOUND, SearchLimits, SearchProgress, SearchResult
