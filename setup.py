@@ -61,7 +61,8 @@ setup(
         Extension(
             "engine._native",
             sources=["engine/csrc/_native.c"],
-            depends=[*RULES_HEADERS, "engine/csrc/deval.h", "engine/csrc/dsearch.h"],
+            depends=[*RULES_HEADERS, "engine/csrc/deval.h", "engine/csrc/dsearch.h",
+                     "engine/csrc/dendgame.h"],
             include_dirs=["rules/csrc", "engine/csrc"],
             extra_compile_args=FLAGS,
             optional=True,

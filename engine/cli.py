@@ -7,6 +7,7 @@ import math
 
 from engine.core import Engine
 from engine.dxp import BETWEEN_MOVES, FIRST_RECORD, HANDSHAKE, MARGIN
+from engine.endgame import DEFAULT_DATA_DIR
 from engine.limits import SearchLimits, SearchProgress, format_score
 from rules import VARIANT_IDS, Board, Color, get_variant
 from rules.cli import quiet_by_default
@@ -80,6 +81,65 @@ def _dxp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _endgame(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from engine.endgame import (
+        VALUE_NAMES,
+        EndgameTables,
+        board_signature,
+        piece_limit,
+        signatures_upto,
+        tables_unsupported,
+    )
+    words = args.words
+    build = words[0] == "build"
+    if len(words) != 2:
+        raise SystemExit("dboard endgame: error: give VARIANT FEN, or build VARIANT")
+    try:
+        variant = get_variant(words[1] if build else words[0])
+    except ValueError as exc:
+        raise SystemExit(f"dboard endgame: error: {exc}") from None
+    reason = tables_unsupported(variant)
+    if reason is not None:
+        raise SystemExit(f"dboard endgame: error: no endgame tables for {variant.id}: {reason}")
+    limit = piece_limit(variant)
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    directory = Path(args.data_dir) if args.data_dir else DEFAULT_DATA_DIR
+    tables = EndgameTables(variant, directory, progress=progress)
+    if build:
+        pieces = args.pieces if args.pieces is not None else limit
+        if not 2 <= pieces <= limit:
+            raise SystemExit(f"dboard endgame: error: --pieces must be 2..{limit} for {variant.id}")
+        tables.ensure_upto(pieces)
+        made = [r for r in tables.reports if r.built]
+        print(f"{variant.id}: {len(signatures_upto(pieces))} tables of up to {pieces} pieces in {directory} "
+              f"({len(made)} built, {sum(r.bytes for r in tables.reports)} bytes, "
+              f"{sum(r.seconds for r in made):.1f} s)")
+        return 0
+    try:
+        board = Board(variant, words[1])
+    except ValueError as exc:
+        raise SystemExit(f"dboard endgame: error: {exc}") from None
+    sig = board_signature(board)
+    if sig.pieces > limit:
+        raise SystemExit(f"dboard endgame: error: {sig.pieces} pieces; the tables of {variant.id} go up to "
+                         f"{limit}")
+    w, b, _ = board.bitboards()
+    if w and b:
+        tables.ensure(sig)
+    value = tables.value(board)
+    if not value:
+        raise SystemExit(f"dboard endgame: error: the tables do not hold {board.fen()} "
+                         f"(a man on its crowning row?)")
+    print(VALUE_NAMES[value])
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the engine's subcommands to `dboard`."""
     variants = ", ".join(VARIANT_IDS)
@@ -99,6 +159,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", help="position (PDN FEN); default the start position")
     p.add_argument("--time", type=_seconds, default=1.0, help="seconds to think (default 1)")
     p.set_defaults(func=_hint)
+
+    p = sub.add_parser("endgame", help="win, draw or loss of a position with few pieces, from endgame tables",
+                       description="Print win, draw or loss for the side to move in FEN, from the engine's "
+                                   "own endgame tables (built on first use into the data directory, progress "
+                                   "on stderr), or build them: dboard endgame build VARIANT --pieces N. The "
+                                   "value is the game's with best play and no move counter: the draw rules "
+                                   "that count moves or repetitions can still draw a won ending.")
+    p.add_argument("words", nargs="+", metavar="VARIANT FEN | build VARIANT",
+                   help=f"the rules ({variants}) and a position (PDN FEN), or build and the rules")
+    p.add_argument("--pieces", type=int, help="with build: tables of up to this many pieces (default: the "
+                                              "variant's limit, 4 on boards over 32 squares, else 5)")
+    p.add_argument("--data-dir", help=f"where the tables are kept (default {DEFAULT_DATA_DIR})")
+    p.set_defaults(func=_endgame)
 
     p = sub.add_parser("hub", help="run the engine under the Hub protocol on stdin/stdout (as Scan)",
                        description="Speak the Hub protocol (Scan's) on standard input and output, so that a "

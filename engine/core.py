@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from engine.endgame import EndgameTables
 from engine.errors import EngineError
 from engine.evaluation import Evaluator
 from engine.levels import get_level
@@ -24,10 +25,12 @@ class NoLegalMoveError(EngineError, ValueError):
 class Engine:
     """A draughts engine for one variant: `search()` for analysis, `choose_move()` to play at a level."""
 
-    def __init__(self, variant: Variant | str) -> None:
+    def __init__(self, variant: Variant | str, endgames: EndgameTables | None = None) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.evaluator = Evaluator(self.variant)
         self.searcher = make_searcher(self.evaluator)
+        if endgames is not None:   # (engine.endgame: the tables the search probes, loaded by the caller)
+            self.searcher.set_endgames(endgames)
 
     def __repr__(self) -> str:
         return f"Engine({self.variant.id!r})"

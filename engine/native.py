@@ -125,6 +125,17 @@ class NativeSearcher(Searcher):
         super().clear()
         self._native.clear()
 
+    def set_endgames(self, tables: Any) -> None:
+        """Probe these endgame tables (engine.endgame.EndgameTables, or None) in the C tree as well."""
+        super().set_endgames(tables)
+        if tables is None:
+            self._native.set_endgames({}, None)
+        else:
+            from engine.endgame import native_options
+
+            self._native.set_endgames(native_options(self.variant),
+                                      {s.counts: data for s, data in tables.tables.items()})
+
     def evaluate(self, board: Board) -> int:
         """The C evaluation of `board` (equal to the Evaluator's)."""
         own, opp = board._own_opp()

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from engine.endgame import DRAW, TABLE_SPAN, TABLE_WIN, WIN, EndgameTables
 from engine.evaluation import Evaluator
 from engine.limits import INFINITY, MATE, MATE_BOUND, SearchLimits, SearchProgress, SearchResult
 from rules import Board, Move
@@ -91,9 +92,34 @@ class Searcher:
         self._quiet = 0                          # plies without capture or man move, game and path
         self._quiet_limit: int | None = None     # the variant's no-progress draw in plies, when in reach
         self._draw = 0                           # a draw by rule, scored for the side to move at the root
+        self.endgames: EndgameTables | None = None   # endgame tables probed below the root
+        self._endgame_pieces = 0
 
     def __repr__(self) -> str:
         return f"Searcher({self.variant.id}, tt={len(self.tt)})"
+
+    def set_endgames(self, tables: EndgameTables | None) -> None:
+        """Probe these endgame tables below the root (None: none); a won ending scores TABLE_WIN plus the
+        evaluation (within TABLE_SPAN), a drawn one a draw. The tables ignore the move counters, which the
+        search applies first."""
+        self.endgames = tables
+        self._endgame_pieces = tables.max_pieces if tables is not None else 0
+
+    def _table_score(self, board: Board, ply: int) -> int | None:
+        """The endgame tables' score of `board` for the side to move, or None when they do not hold it."""
+        tables = self.endgames
+        if tables is None:
+            return None
+        w, b, k = board.bitboards()
+        if (w | b).bit_count() > self._endgame_pieces:
+            return None
+        value = tables.probe(w, b, k, board.turn)
+        if not value:
+            return None
+        if value == DRAW:
+            return self._draw_score(ply)
+        e = max(-TABLE_SPAN, min(TABLE_SPAN, self.evaluator.evaluate(board)))
+        return TABLE_WIN + e if value == WIN else -TABLE_WIN + e
 
     def clear(self) -> None:
         """Forget the transposition table and ordering statistics (new game)."""
@@ -341,6 +367,10 @@ class Searcher:
         key = board.key()
         if key in self._history_keys or key in self._path or self._counted_draw():
             return self._draw_score(ply), ()
+        if self._endgame_pieces:
+            table = self._table_score(board, ply)
+            if table is not None:
+                return table, ()
         moves = list(board.legal_moves)
         if not moves:
             return (-MATE + ply if self.variant.no_move_loses else MATE - ply), ()
@@ -391,6 +421,10 @@ class Searcher:
         key = board.key()
         if key in self._history_keys or key in self._path or self._counted_draw():
             return self._draw_score(ply)
+        if self._endgame_pieces:
+            table = self._table_score(board, ply)
+            if table is not None:
+                return table
         entry = self.tt.get(key)
         if entry is not None and entry[0] >= depth:
             tt_score = _from_tt(entry[2], ply)

@@ -22,6 +22,8 @@ typedef struct {
     PyThreadState *ts;
     int stop_error;
     MoveList root;
+    EgTables *eg;       /* the endgame tables set_endgames() gave, NULL when none */
+    PyObject *eg_refs;  /* ... and the bytes objects they point into */
 } SearcherObject;
 
 static PyTypeObject SearcherType;
@@ -146,6 +148,163 @@ static int eval_from_params(Eval *E, int n, PyObject *params) {
 }
 
 /* ---------------------------------------------------------------------------------------------------
+ * Endgame tables (dendgame.h; engine/endgame.py reads and writes the files)
+ * ------------------------------------------------------------------------------------------------- */
+/* One signature key: a tuple of four counts, each 0..EG_MAXK-1. */
+static int eg_key(PyObject *key, int cnt[4]) {
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 4) {
+        PyErr_SetString(PyExc_ValueError, "an endgame signature is a tuple (white men, white kings, black men, "
+                                          "black kings)");
+        return -1;
+    }
+    for (int g = 0; g < 4; g++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(key, g));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v >= EG_MAXK) {
+            PyErr_Format(PyExc_ValueError, "an endgame signature's counts are 0..%d", EG_MAXK - 1);
+            return -1;
+        }
+        cnt[g] = (int)v;
+    }
+    return 0;
+}
+
+/* Fill T from {signature: packed bytes}; *refs gets a new list holding the bytes (keep it while T is used). */
+static int eg_load(const Rules *R, PyObject *options, PyObject *tables, EgTables *T, PyObject **refs) {
+    long x;
+    memset(T, 0, sizeof *T);
+    eg_domains(R, &T->D);
+    if (dp_int(options, "no_move_loses", 0, 1, &x)) return -1;
+    T->no_move_loses = (int)x;
+    if (dp_int(options, "king_vs_single_man", 0, 1, &x)) return -1;
+    T->king_vs_man = (int)x;
+    if (!PyDict_Check(tables)) {
+        PyErr_SetString(PyExc_TypeError, "endgame tables must be a dict {signature: bytes}");
+        return -1;
+    }
+    PyObject *list = PyList_New(0);
+    if (!list) return -1;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(tables, &pos, &key, &value)) {
+        int cnt[4];
+        if (eg_key(key, cnt)) goto fail;
+        if (!PyBytes_Check(value)) {
+            PyErr_SetString(PyExc_TypeError, "an endgame table must be bytes");
+            goto fail;
+        }
+        uint64_t size = eg_size(&T->D, cnt);
+        if ((uint64_t)PyBytes_GET_SIZE(value) != (size + 3) / 4) {
+            PyErr_Format(PyExc_ValueError, "endgame table %d-%d-%d-%d: %zd bytes, expected %llu", cnt[0], cnt[1],
+                         cnt[2], cnt[3], PyBytes_GET_SIZE(value), (unsigned long long)((size + 3) / 4));
+            goto fail;
+        }
+        if (PyList_Append(list, value)) goto fail;
+        int sig = eg_sig(cnt);
+        T->data[sig] = (const uint8_t *)PyBytes_AS_STRING(value);
+        T->size[sig] = size;
+        int pieces = cnt[0] + cnt[1] + cnt[2] + cnt[3];
+        if (pieces > T->max_pieces) T->max_pieces = pieces;
+    }
+    *refs = list;
+    return 0;
+fail:
+    Py_DECREF(list);
+    return -1;
+}
+
+static PyObject *py_endgame_size(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *rp, *key;
+    if (!PyArg_ParseTuple(args, "OO", &rp, &key)) return NULL;
+    Rules *R = (Rules *)PyMem_RawCalloc(1, sizeof(Rules));
+    EgDomains *D = (EgDomains *)PyMem_RawCalloc(1, sizeof(EgDomains));
+    PyObject *result = NULL;
+    int cnt[4];
+    if (!R || !D) {
+        PyErr_NoMemory();
+    } else if (!rules_from_params(R, rp) && !eg_key(key, cnt)) {
+        eg_domains(R, D);
+        result = PyLong_FromUnsignedLongLong(eg_size(D, cnt));
+    }
+    PyMem_RawFree(R);
+    PyMem_RawFree(D);
+    return result;
+}
+
+static PyObject *py_endgame_build(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *rp, *options, *key, *tables;
+    if (!PyArg_ParseTuple(args, "OO!OO", &rp, &PyDict_Type, &options, &key, &tables)) return NULL;
+    Rules *R = (Rules *)PyMem_RawCalloc(1, sizeof(Rules));
+    EgTables *T = (EgTables *)PyMem_RawCalloc(1, sizeof(EgTables));
+    PyObject *refs = NULL, *out = NULL;
+    int cnt[4];
+    if (!R || !T) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rules_from_params(R, rp) || eg_key(key, cnt) || eg_load(R, options, tables, T, &refs)) goto done;
+    uint64_t size = eg_size(&T->D, cnt);
+    if (size == 0 || size > 0xFFFFFFFFULL) {
+        PyErr_Format(PyExc_ValueError, "endgame table %d-%d-%d-%d: %llu positions is beyond the builder", cnt[0],
+                     cnt[1], cnt[2], cnt[3], (unsigned long long)size);
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size + 3) / 4));
+    if (!out) goto done;
+    uint8_t *data = (uint8_t *)PyBytes_AS_STRING(out);
+    memset(data, 0, (size + 3) / 4);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = eg_build(R, T, cnt, data);
+    Py_END_ALLOW_THREADS
+    if (rc) {
+        Py_CLEAR(out);
+        if (rc == -1)
+            PyErr_NoMemory();
+        else
+            PyErr_Format(PyExc_ValueError, "endgame table %d-%d-%d-%d: a capture or promotion reaches a table "
+                         "that is not loaded", cnt[0], cnt[1], cnt[2], cnt[3]);
+    }
+done:
+    Py_XDECREF(refs);
+    PyMem_RawFree(R);
+    PyMem_RawFree(T);
+    return out;
+}
+
+static int check_idle(SearcherObject *self);
+
+static PyObject *searcher_set_endgames(SearcherObject *self, PyObject *args) {
+    PyObject *options, *tables;
+    if (!PyArg_ParseTuple(args, "O!O", &PyDict_Type, &options, &tables)) return NULL;
+    if (check_idle(self)) return NULL;
+    if (tables == Py_None) {
+        self->s->eg = NULL;
+        PyMem_RawFree(self->eg);
+        self->eg = NULL;
+        Py_CLEAR(self->eg_refs);
+        Py_RETURN_NONE;
+    }
+    EgTables *T = (EgTables *)PyMem_RawCalloc(1, sizeof(EgTables));
+    PyObject *refs = NULL;
+    if (!T) return PyErr_NoMemory();
+    if (eg_load(&self->s->R, options, tables, T, &refs)) {
+        PyMem_RawFree(T);
+        return NULL;
+    }
+    PyMem_RawFree(self->eg);
+    Py_XDECREF(self->eg_refs);
+    self->eg = T;
+    self->eg_refs = refs;
+    self->s->eg = T->max_pieces ? T : NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *searcher_endgame_hits(SearcherObject *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromUnsignedLongLong(self->s->eg_hits);
+}
+
+/* ---------------------------------------------------------------------------------------------------
  * The type
  * ------------------------------------------------------------------------------------------------- */
 static void searcher_dealloc(SearcherObject *self) {
@@ -154,6 +313,8 @@ static void searcher_dealloc(SearcherObject *self) {
         PyMem_RawFree(self->s);
     }
     ml_free(&self->root);
+    PyMem_RawFree(self->eg);
+    Py_XDECREF(self->eg_refs);
     Py_XDECREF(self->err.rules_error);
     Py_XDECREF(self->err.invalid_square);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -457,6 +618,10 @@ static PyMethodDef searcher_methods[] = {
      "evaluate(own, opp, kings, color) -> static score for the side to move"},
     {"new_search", (PyCFunction)searcher_new_search, METH_NOARGS, "age the table's entries: a new search"},
     {"clear", (PyCFunction)searcher_clear, METH_NOARGS, "forget the table, killers and history"},
+    {"set_endgames", (PyCFunction)searcher_set_endgames, METH_VARARGS,
+     "set_endgames(options, {signature: packed bytes} or None): the endgame tables probed in the tree"},
+    {"endgame_hits", (PyCFunction)searcher_endgame_hits, METH_NOARGS,
+     "endgame_hits() -> how many nodes the endgame tables have scored since the searcher was made"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -471,9 +636,18 @@ static PyTypeObject SearcherType = {
     .tp_new = searcher_new,
 };
 
+static PyMethodDef module_methods[] = {
+    {"endgame_build", (PyCFunction)py_endgame_build, METH_VARARGS,
+     "endgame_build(rules_params, options, signature, {signature: packed bytes}) -> packed bytes: one table "
+     "by retrograde analysis (dendgame.h); every table a capture or promotion reaches must be given"},
+    {"endgame_size", (PyCFunction)py_endgame_size, METH_VARARGS,
+     "endgame_size(rules_params, signature) -> positions of the signature's table (both sides to move)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT, "engine._native",
-    "Compiled alpha-beta search and evaluation over the native rules core.", -1, NULL,
+    "Compiled alpha-beta search and evaluation over the native rules core.", -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__native(void) {

@@ -13,6 +13,7 @@
 
 #include "dcore.h"
 #include "deval.h"
+#include "dendgame.h"
 
 #define S_MATE 100000
 #define S_MATE_BOUND (S_MATE - 1000)
@@ -20,6 +21,8 @@
 #define S_MAX_PLY 96
 #define S_QPLIES 8
 #define S_MAX_GAME 128
+#define S_TABLE_WIN 50000 /* a won ending by the endgame tables (engine.endgame.TABLE_WIN), < S_MATE_BOUND */
+#define S_TABLE_SPAN 5000 /* ... plus the evaluation within this, so that the winner makes progress */
 #define S_EXACT 0
 #define S_LOWER 1
 #define S_UPPER 2
@@ -74,6 +77,8 @@ struct Search {
     int draw_root;             /* a draw by rule for the side to move at the root (contempt, Searcher.draw_value) */
     int extension_plies;
     PvLine pv[S_MAX_PLY + 2];
+    const EgTables *eg;        /* endgame tables probed below the root (NULL: none) */
+    uint64_t eg_hits;
 };
 
 static double s_now(void) {
@@ -329,6 +334,16 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
     if (s->endgame_rules && cnt.cp >= 10) {
         int limit = endgame_limit(p);
         if (limit && cnt.cp >= 2 * limit) return draw;
+    }
+    if (s->eg && ply > 0 && bb_count(bb_or(p->side[0], p->side[1])) <= s->eg->max_pieces) {
+        int v = eg_probe(s->eg, p);
+        if (v == EG_DRAW) return s->eg_hits++, draw;
+        if (v) {
+            int e = evaluate(&s->R, &s->E, p);
+            e = e > S_TABLE_SPAN ? S_TABLE_SPAN : (e < -S_TABLE_SPAN ? -S_TABLE_SPAN : e);
+            s->eg_hits++;
+            return v == EG_WIN ? S_TABLE_WIN + e : -S_TABLE_WIN + e;
+        }
     }
     /* The quiescence plies neither read nor write the table: a static evaluation costs less than the cache
      * miss of a probe, and their entries would crowd out the ones that save whole subtrees. */
