@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from readers import shown
 
 from .broadcast.place import BroadcastPlace
+from .broadcast.wire import check_level
 from .clocks import TimeControl
 from .errors import Refused
 
@@ -333,6 +334,9 @@ class SetBroadcast(Command):
         for name in self.labels:
             self._check_type(name, str)
         try:
+            for name in ("event", "round", "board"):   # a level given is named before one left out
+                if getattr(self, name).strip():
+                    check_level(name, getattr(self, name).strip())
             self.place()
         except ValueError as exc:
             raise CommandError(f"{self.title}: {exc}") from None
@@ -362,7 +366,8 @@ class MaskSquares(Command):
         for cell in cells:
             if not (isinstance(cell, list | tuple) and len(cell) == 2
                     and all(type(v) is int and 0 <= v < 16 for v in cell)):
-                raise CommandError(f"{self.title}: a square is [row, col] of 0-15, got {cell!r}")
+                raise CommandError(f"{self.title}: each of the squares must be [row, col] of 0-15, got "
+                                   f"{_shown(cell)}")
         object.__setattr__(self, "cells", tuple((cell[0], cell[1]) for cell in cells))
 
 

@@ -332,10 +332,9 @@ def probe_value(variant: Variant, tables: dict[Signature, bytes], white: int, bl
 
 def native_builder() -> Callable[[Variant, Signature, dict[Signature, bytes]], bytes] | None:
     """The C builder when the engine extension is built and the variant fits the native core, else None."""
-    from engine.native import compiled
-    from rules.native import available
+    from rules.native import available, load_extension
 
-    module = compiled()
+    module = load_extension("engine._native")   # the extension itself, not engine.native (which imports us)
     if not available() or module is None or not hasattr(module, "endgame_build"):
         return None
 

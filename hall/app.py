@@ -230,6 +230,8 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
         Mount("/static", app=StaticFiles(directory=static), name="static"),
     ]
     app = Starlette(routes=routes)
+    app.router.redirect_slashes = False   # a redirect is built from the Host header, which a client may leave
+    #                                       empty (an unreadable Location); a path with a stray "/" is a 404
     app.state.hall = hall
     return app
 

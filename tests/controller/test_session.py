@@ -196,7 +196,7 @@ def test_the_computer_answers_a_draw_offer(tmp_path: Path, fen: str, accepts: bo
             assert session.view()["state"] == "person.idle"
             await session.send(cmd.OfferDraw("white"))
             answer = await next_event(events, lambda e: isinstance(e, ev.Message) and (
-                e.text.startswith("black declines") or e.text.startswith("Game over")), 20)
+                e.text.startswith("Black declines") or e.text.startswith("Game over")), 20)
             assert ("Game over" in answer.text) is accepts, answer.text
 
     asyncio.run(main())
