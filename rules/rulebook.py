@@ -23,7 +23,8 @@ SECTIONS: tuple[str, ...] = (
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ANCHOR = re.compile(r"\s*\{#([\w-]+)\}$")
 """A heading's own anchor (``## Prise {#capturing}``): a translated page keeps the English page's anchors."""
-LANGUAGES: tuple[str, ...] = ("en", "eo", "nb", "uk", "nl", "fr", "ru", "pt", "es", "it", "tr", "pl", "de", "cs")
+LANGUAGES: tuple[str, ...] = ("en", "eo", "nb", "uk", "nl", "fr", "ru", "pt", "es", "it", "tr", "pl", "de",
+                             "cs")
 """The languages of the pages: English in docs/rules, each other in docs/rules/<language>/."""
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BULLET = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")

@@ -62,8 +62,8 @@ def citations(path: Path, text: str) -> list[tuple[int, Path, str | None]]:
                 continue
             file_part, _, anchor = target.partition("#")
             cited = (path.parent / file_part) if file_part else path
-            if path.parent.parent == RULES_DOCS and not cited.exists():   # a translated page: what it does not
-                cited = RULES_DOCS / file_part                             # translate is read in English
+            if path.parent.parent == RULES_DOCS and not cited.exists():   # a translated page: what it
+                cited = RULES_DOCS / file_part                             # does not translate is English
             out.append((number, cited, anchor or None))
     return out
 

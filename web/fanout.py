@@ -1,7 +1,8 @@
 """The websocket clients' side of the controller's event stream: one subscription for all of them, every event
-serialised once per language the clients read (its phrases rendered in it), at most one state broadcast per tick, and for each client a bounded outbox in which states
-coalesce (only the newest waits) while moves, messages and replies are kept in order - a client that falls
-further behind than the bound is told to reload rather than grow the server's memory."""
+serialised once per language the clients read (its phrases rendered in it), at most one state broadcast per
+tick, and for each client a bounded outbox in which states coalesce (only the newest waits) while moves,
+messages and replies are kept in order - a client that falls further behind than the bound is told to reload
+rather than grow the server's memory."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ def page_title(markdown: str) -> str:
     first = next((b for b in blocks(markdown) if b.kind == "heading"), None)
     if first is None:
         return ""
-    return re.sub(r"\s+[-–—]\s+`[^`]+`\s*$", "", first.text).strip()
+    return re.sub(r"\s+[-\u2013\u2014]\s+`[^`]+`\s*$", "", first.text).strip()
 
 
 def link_target(target: str, current: str) -> tuple[str, bool]:

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from i18n import LANGUAGES
@@ -27,7 +28,7 @@ def po_path(code: str) -> Path:
     return LOCALE / code / "LC_MESSAGES" / "draughts_board.po"
 
 
-def catalogue(code: str):  # noqa: ANN201 - babel's Catalog
+def catalogue(code: str) -> Catalog:
     with po_path(code).open("rb") as source:
         return read_po(source, locale=code)
 
