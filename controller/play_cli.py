@@ -28,6 +28,7 @@ from firmware_bridge.device import open_device, serial_link
 from firmware_bridge.interfaces import BoardDevice
 from firmware_bridge.profile import load_profile
 from firmware_bridge.simulated import SimulatedDevice
+from i18n import Translator, translator
 from rules import get_variant
 from rules.options import parse_text, to_json
 
@@ -182,20 +183,21 @@ def health_report(state: dict) -> str:
     return "\n".join(lines)
 
 
-def _print_event(event: ev.Event) -> None:
+def _print_event(event: ev.Event, words: Translator) -> None:
+    """One event as the console prints it, its sentences in the board's language."""
     if isinstance(event, ev.MoveCommitted):
         print(f"move {event.ply}: {event.text} ({event.by})")
     elif isinstance(event, ev.Message):
-        print(f"[{event.level}] {event.text}")
+        print(f"[{event.level}] {words.render(event.text)}")
     elif isinstance(event, ev.Refusal):
-        print(f"[refused: {event.rule}] {event.message}")
+        print(f"[refused: {words.gettext(event.rule)}] {words.render(event.message)}")
     elif isinstance(event, ev.GameOver):
         print(f"game over: {event.result} ({event.reason})")
 
 
-async def _printer(events: asyncio.Queue[ev.Event]) -> None:
+async def _printer(events: asyncio.Queue[ev.Event], words: Translator) -> None:
     while True:
-        _print_event(await events.get())
+        _print_event(await events.get(), words)
 
 
 async def _printed(events: asyncio.Queue[ev.Event]) -> None:
@@ -464,10 +466,11 @@ async def _play(config: Config, lines: Iterable[str] | None, journal: Path | Non
 async def _run_session(session: Session, device: SimulatedDevice | None, config: Config,
                        lines: Iterable[str] | None, web: bool) -> int:
     async with session, broadcasting(session, config):
+        words = translator(config.language)
         for message in session.view()["messages"]:   # said while starting (a resumed game), before we listen
-            print(f"[{message['level']}] {message['text']}")
+            print(f"[{message['level']}] {words.render(message['text'])}")
         events = session.subscribe()
-        printer = asyncio.create_task(_printer(events))
+        printer = asyncio.create_task(_printer(events, words))
         if device is not None:
             device.set_occupancy(session.controller.exp.base)
         else:

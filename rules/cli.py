@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable
 
 from rules.board import Board
-from rules.errors import RulesError, UnknownVariantError
+from rules.errors import RulesError
 from rules.options import parse_text
 from rules.perft import divide, perft
-from rules.rulebook import SectionNotFoundError, page, render
+from rules.rulebook import LANGUAGES, page, render
 from rules.variants import VARIANT_IDS, get_variant
 
 Command = Callable[[argparse.Namespace], int]
@@ -85,9 +85,9 @@ def _moves(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     try:
-        doc = page(args.variant)
+        doc = page(args.variant, args.language)
         markdown = doc.section(args.section) if args.section else doc.text
-    except (UnknownVariantError, SectionNotFoundError) as exc:
+    except RulesError as exc:   # an unknown variant, section or language
         print(f"dboard rules: error: {exc}", file=sys.stderr)
         return 2
     width = args.width or shutil.get_terminal_size((80, 24)).columns
@@ -125,4 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print one section, by heading or anchor (e.g. 'capture-precedence', crowning)")
     r.add_argument("--width", type=int, default=None,
                    help="wrap at this many columns (default: the terminal's width)")
+    r.add_argument("--language", default="en", metavar="LANG",
+                   help=f"the page in this language: {', '.join(LANGUAGES)} (sections keep their English "
+                        "anchors)")
     r.set_defaults(func=_rules)

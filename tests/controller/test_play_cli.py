@@ -46,6 +46,16 @@ def test_play_script_person_against_person(tmp_path: Path) -> None:
     assert "1. 9-13 22-17 {resignation} 0-1" in text
 
 
+@pytest.mark.parametrize(("language", "said"), [("nl", "Nieuwe partij Engels dammen"), ("ru", "Английские шашки"),
+                                               ("en", "New game of English draughts")])
+def test_the_console_speaks_the_boards_language(tmp_path: Path, language: str, said: str) -> None:
+    """Issue 31: config ``language`` (here --language) is the terminal's language too."""
+    text = play(tmp_path, "offer white\n", *TWO_PEOPLE, "--no-journal", "--language", language).stdout
+    assert said in text, text
+    offer = {"nl": "Wit", "ru": "Белые", "en": "White offers a draw."}[language]
+    assert offer in text.split("[info]", 2)[-1], text
+
+
 def test_play_goes_on_after_a_game_with_a_new_one(tmp_path: Path) -> None:
     text = play(tmp_path, "9-13\nresign white\nnew\nsetup\n10-14\npdn\n", *TWO_PEOPLE, "--no-journal").stdout
     assert "game over: 0-1 (resignation)" in text

@@ -4,6 +4,7 @@ and an extraction run finds no message missing from them."""
 
 from __future__ import annotations
 
+import gettext
 import re
 import subprocess
 from pathlib import Path
@@ -69,3 +70,16 @@ def test_a_catalogue_is_complete_and_valid(code: str) -> None:
                     <= set(PLACEHOLDER.findall(text)):
                 problems.append(f"placeholders differ: {ids[0]!r} -> {text!r}")
     assert not problems, problems[:20]
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_compiled_catalogue_is_the_sources(code: str) -> None:
+    """The installed package reads the .mo that setup.py compiled from the .po: an edited source not yet
+    compiled would be said in its old words (reinstall, ``./dev``, to compile it)."""
+    source, compiled = po_path(code), po_path(code).with_suffix(".mo")
+    assert compiled.exists() and compiled.stat().st_mtime >= source.stat().st_mtime, compiled
+    with compiled.open("rb") as mo:
+        translations = gettext.GNUTranslations(mo)
+    for m in catalogue(code):
+        if m.id and isinstance(m.id, str):
+            assert translations.gettext(m.id) == m.string, m.id
