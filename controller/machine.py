@@ -299,7 +299,7 @@ class Controller(states.Triggers):
         self.emit(ev.ComputerMoveShown(shape.text, **self._move_words(shape.move)))
         if not self.moves_itself:   # the virtual board makes it at once: said once played (commit_move)
             plays = computer_plays(self.record, shape.text, self.record.mover, len(self.records))
-            self.say(f"{plays}: move the piece as the LEDs show.")
+            self.say(phrase("{plays}: move the piece as the LEDs show.", plays=plays))
         if self.turn_state == COMPUTER:
             self.engine_answered()
         self.read_board(self.clock.now())
@@ -433,7 +433,8 @@ class Controller(states.Triggers):
         if watch.amending is not None and watch.amending != shape.text:
             self.say(f"Amended: {shape.text}, not {watch.amending}.")
         if not by_person and self.moves_itself:
-            self.say(computer_plays(self.record, shape.text, by, len(self.records) - 1, done=True) + ".")
+            played = computer_plays(self.record, shape.text, by, len(self.records) - 1, done=True)
+            self.say(phrase("{plays}.", plays=played))
         if crown is not None:
             square = self.map.name(shape.target)
             self.say(f"The man on {square} is crowned." if self.moves_itself

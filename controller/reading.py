@@ -27,6 +27,7 @@ from __future__ import annotations
 import typing
 
 from firmware_bridge.types import Cell, LedFrame
+from i18n import Phrase, joined, phrase, plural
 from rules import Illegal, IllegalMoveError, InvalidSquareError
 
 from . import events as ev
@@ -36,6 +37,7 @@ from .record import color_name
 from .state_names import OUT_OF_SYNC, PERSON_MISSED_CAPTURE, TURNS
 from .teaching import why_immobile
 from .watch import Deadline, MissedCapture
+from .words import side_name, side_word, variant_name
 
 if typing.TYPE_CHECKING:
     from .host import ReaderHost
@@ -52,23 +54,23 @@ def setup(ctl: ReaderHost, now: float) -> None:
     target = ctl.exp.base
     if occ == target:
         ctl.set_up()
-        ctl.say("The board is set up: play.")
+        ctl.say(phrase("The board is set up: play."))
         ctl.reread()
         return
     wrong = occ - ctl.playing
     if wrong and len(wrong) * 2 >= len(occ):
         if not ctl.color_warned:
             ctl.color_warned = True
-            ctl.say(f"The pieces stand on the wrong color of squares for {ctl.variant.name}: "
-                    f"its pieces go on the squares lit white; take the pieces off the squares lit red.",
-                    "warning")
+            ctl.say(phrase("The pieces stand on the wrong color of squares for {variant}: its pieces go on "
+                           "the squares lit white; take the pieces off the squares lit red.",
+                           variant=variant_name(ctl.variant)), "warning")
         ctl.display(ctl.lights.wrong_color(wrong, target - occ))
         return
     rotated = frozenset((ctl.variant.height - 1 - r, ctl.variant.width - 1 - c) for r, c in occ)
     if rotated == target and not ctl.color_warned:
         ctl.color_warned = True
-        ctl.say("The pieces are set up as if White sat at the other side of the board: turn the board, "
-                "or choose the other orientation for a new game.", "warning")
+        ctl.say(phrase("The pieces are set up as if White sat at the other side of the board: turn the "
+                       "board, or choose the other orientation for a new game."), "warning")
     show_sync(ctl, emit=False)
 
 
@@ -171,13 +173,14 @@ def computer_turn(ctl: ReaderHost, now: float) -> None:
     if shape is not None and reading.kind != "none":
         other = reading.complete[0] if reading.complete else None
         if other is not None and ctl.config.accept_alternative:
-            ctl.say(f"Accepted {other.text} instead of the computer's {shape.text}.")
+            ctl.say(phrase("Accepted {move} instead of the computer's {computer}.", move=other.text,
+                           computer=shape.text))
             ctl.commit_move(other)
             return
         if other is not None and watch.alt_warned != ctl.played:
             watch.alt_warned = ctl.played
-            ctl.voice.warn(f"That is {other.text}, not the computer's move {shape.text}: put the piece back "
-                           f"as the LEDs show and play {shape.text}.")
+            ctl.voice.warn(phrase("That is {move}, not the computer's move {computer}: put the piece back as "
+                                  "the LEDs show and play {computer}.", move=other.text, computer=shape.text))
         to_empty, to_fill = sync_diff(ctl)
         ctl.display(ctl.lights.computer_fix(shape, to_empty, to_fill))
         return
@@ -249,9 +252,19 @@ def ask_between(ctl: ReaderHost, candidates: tuple[MoveShape, ...]) -> None:
     """The board shows several moves that the squares touched do not tell apart: ask the person."""
     ctl.watch.pending = candidates
     ctl.ask()
-    texts = " or ".join(s.text for s in candidates)
-    ctl.say(f"The board shows {texts}: lift and replace the piece that moved, or choose the move.")
+    texts = joined([s.text for s in candidates], phrase(" or "))
+    ctl.say(phrase("The board shows {moves}: lift and replace the piece that moved, or choose the move.",
+                   moves=texts))
     ctl.display(ctl.lights.candidates(candidates))
+
+
+def _put(fill: Fill, square: str) -> Phrase:
+    """What to put on a square the game has a piece on: "put a white king on 28"."""
+    if fill.king:
+        return phrase("put a white king on {square}", square=square) if fill.color == "white" \
+            else phrase("put a black king on {square}", square=square)
+    return phrase("put a white man on {square}", square=square) if fill.color == "white" \
+        else phrase("put a black man on {square}", square=square)
 
 
 def sync_diff(ctl: ReaderHost) -> tuple[tuple[Cell, ...], tuple[Fill, ...]]:
@@ -279,10 +292,9 @@ def go_out_of_sync(ctl: ReaderHost, force: bool = False) -> None:
         return
     if not (force and ctl.moves_itself):   # forced: the game moved the pieces, the board follows
         to_empty, to_fill = sync_diff(ctl)
-        parts = [f"take the piece off {ctl.map.name(sq)}" for sq in to_empty]
-        parts += [f"put a {f.color} {'king' if f.king else 'man'} on {ctl.map.name(f.square)}"
-                  for f in to_fill]
-        ctl.voice.warn("The board does not match the game: " + "; ".join(parts) + ".")
+        parts = [phrase("take the piece off {square}", square=ctl.map.name(sq)) for sq in to_empty]
+        parts += [_put(f, ctl.map.name(f.square)) for f in to_fill]
+        ctl.voice.warn(phrase("The board does not match the game: {fixes}.", fixes=joined(parts, "; ")))
     ctl.lose_sync()
 
 
@@ -375,8 +387,8 @@ def _amending(ctl: ReaderHost, now: float) -> bool:
         return False   # a restored position is a takeback (_physical_command)
     watch.grace_at = None
     if ctl.config.touch_move:
-        text = (f"Touch-move: {previous.shape.text} stands: put the piece back on "
-                f"{ctl.map.name(previous.shape.target)}.")
+        text = phrase("Touch-move: {move} stands: put the piece back on {square}.", move=previous.shape.text,
+                      square=ctl.map.name(previous.shape.target))
         if reading.kind != "partial" and (ctl.voice.alert is None or ctl.voice.alert["text"] != text):
             ctl.voice.warn(text)
         to_empty, to_fill = sync_diff(ctl)
@@ -437,9 +449,12 @@ def _physical_command(ctl: ReaderHost, now: float, allow_restart: bool) -> bool:
 def _ask_start(ctl: ReaderHost, plies: int) -> None:
     """The start position stands after ``plies`` plies: ask whether it is a new game or a takeback."""
     ctl.watch.start_question = plies
-    ctl.voice.warn(f"The start position is set up after {plies} plies: a new game, or take back all {plies}? "
-                   f"Choose on the page (console: new, or takeback {plies}); a move from the start position "
-                   f"takes them back.")
+    ctl.voice.warn(plural("The start position is set up after {n} ply: a new game, or take it back? "
+                          "Choose on the page (console: new, or takeback {n}); a move from the start "
+                          "position takes it back.",
+                          "The start position is set up after {n} plies: a new game, or take back all {n}? "
+                          "Choose on the page (console: new, or takeback {n}); a move from the start "
+                          "position takes them back.", plies))
     if _can(ctl, "lose_sync"):
         ctl.lose_sync()
     ctl.display(ctl.lights.question(ctl.start_occupancy ^ ctl.exp.base))
@@ -488,9 +503,12 @@ def _not_your_turn(ctl: ReaderHost, reading: Reading) -> None:
     if lifted not in ctl.watch.told:
         ctl.watch.told.add(lifted)
         mover = ctl.record.mover
-        who = f"the computer ({mover})" if ctl.computer_to_move() else mover
-        ctl.voice.warn(f"Not your turn: {who} is to move. Put the {color_name(piece[0])} piece back on "
-                       f"{ctl.map.name(lifted)}.")
+        who = phrase("the computer ({side})", side=side_word(mover)) if ctl.computer_to_move() \
+            else side_name(mover)
+        put_back = phrase("Put the white piece back on {square}.", square=ctl.map.name(lifted)) \
+            if color_name(piece[0]) == "white" else phrase("Put the black piece back on {square}.",
+                                                            square=ctl.map.name(lifted))
+        ctl.voice.warn(phrase("Not your turn: {who} is to move. {put_back}", who=who, put_back=put_back))
     ctl.display(ctl.lights.not_your_turn(ctl.exp, lifted, ctl.watch.crown))
 
 
@@ -505,8 +523,9 @@ def _explain_jumping_on(ctl: ReaderHost, shapes: tuple[MoveShape, ...]) -> None:
                   if s.captures and len(s.move.path) > len(path) and s.move.path[:len(path)] == path]
         if shape.captures and longer:
             ctl.watch.jump_on_said = True
-            ctl.say(f"You may stop here or jump again: {shape.text} stops on "
-                    f"{ctl.map.name(shape.target)}; {' or '.join(longer)} jumps on.")
+            ctl.say(phrase("You may stop here or jump again: {move} stops on {square}; {longer} jumps on.",
+                           move=shape.text, square=ctl.map.name(shape.target),
+                           longer=joined(longer, phrase(" or "))))
             return
 
 
@@ -518,14 +537,16 @@ def _explain_immobile(ctl: ReaderHost, lifted: Cell) -> None:
         return
     ctl.watch.told.add(lifted)
     why = why_immobile(ctl.game.board, square)
-    ctl.voice.refuse(f"{why.text[0].upper()}{why.text[1:]}. {_rule_of(ctl, why.reason)}. Put it back",
-                     why.reason, ctl.variant)
+    said = why.text[0].upper() + why.text[1:]
+    ctl.voice.refuse(phrase("{why}. {rule}. Put it back", why=said,
+                            rule=_rule_of(ctl, why.reason)), why.reason, ctl.variant)
 
 
 def _rule_of(ctl: ReaderHost, reason: Illegal) -> str:
     """Teaching mode's words for the rule behind a refusal, and where its rules page explains it."""
-    return (f"The rule of {reason.rule}: see the {ctl.variant.name} rules, section "
-            f"'{reason.section.replace('-', ' ')}'")
+    return phrase("The rule of {rule}: see the {variant} rules, section '{section}'",
+                  rule=Phrase(reason.rule), variant=variant_name(ctl.variant),
+                  section=reason.section.replace("-", " "))
 
 
 def _check_refusal(ctl: ReaderHost, reading: Reading, now: float) -> None:
@@ -555,7 +576,7 @@ def _check_refusal(ctl: ReaderHost, reading: Reading, now: float) -> None:
         ctl.display(ctl.lights.refused(ctl.exp, origin, target))
         return
     if ctl.teaching:   # the lesson: the rule by name, and where the rules page explains it
-        message = f"{message}. {_rule_of(ctl, reason)}. Put the piece back"
+        message = phrase("{message}. {rule}. Put the piece back", message=message, rule=_rule_of(ctl, reason))
     ctl.voice.refuse(message, reason, ctl.variant)
     ctl.display(ctl.lights.refused(ctl.exp, origin, target))
 
@@ -570,15 +591,18 @@ def _missed_capture(ctl: ReaderHost, origin: Cell, target: Cell, text: str) -> N
     capture_texts = ", ".join(s.text for s in ctl.exp.shapes)
     ctl.missed_info = MissedCapture(origin, target, should, text, policy, by)
     if policy == "accept_on_next_move":
-        ctl.say(f"{by} played {text} without the compulsory capture ({capture_texts}); it stands unless "
-                f"{opponent} asks to retract it before moving.", "warning")
+        ctl.say(phrase("{side} played {move} without the compulsory capture ({captures}); it stands unless "
+                       "{other} asks to retract it before moving.", side=side_name(by), move=text,
+                       captures=capture_texts, other=side_name(opponent)), "warning")
         ctl.missed_info.objection_ply = len(ctl.records)
         ctl.force_ply(origin, target, None, text, by)
         return
-    choices = "retract or accept" if policy.endswith("accept") else "retract or huff"
-    ctl.voice.refuse(f"{text}: a capture was compulsory ({capture_texts})", Illegal.MUST_CAPTURE, ctl.variant)
-    ctl.voice.warn(f"{by} played {text} without the compulsory capture ({capture_texts}). "
-                   f"{opponent} chooses: {choices}.")
+    choices = phrase("retract or accept") if policy.endswith("accept") else phrase("retract or huff")
+    ctl.voice.refuse(phrase("{move}: a capture was compulsory ({captures})", move=text,
+                            captures=capture_texts), Illegal.MUST_CAPTURE, ctl.variant)
+    ctl.voice.warn(phrase("{side} played {move} without the compulsory capture ({captures}). {other} "
+                          "chooses: {choices}.", side=side_name(by), move=text, captures=capture_texts,
+                          other=side_name(opponent), choices=choices))
     ctl.lift()
     ctl.missed()
     ctl.display(ctl.lights.missed(origin, target, should))

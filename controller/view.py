@@ -14,6 +14,7 @@ from rules.options import to_json
 from . import events as ev
 from .record import color_name
 from .states import COMPUTER_THINKING
+from .words import variant_name
 
 if typing.TYPE_CHECKING:
     from .machine import Controller
@@ -37,7 +38,7 @@ def game_view(ctl: Controller) -> dict[str, Any]:
     shape = ctl.watch.computer_shape
     variant, settings, outcome = ctl.variant, ctl.settings, ctl.outcome
     return {
-        "variant": variant.id, "variant_name": variant.name,
+        "variant": variant.id, "variant_name": variant_name(variant),
         "variant_options": to_json(variant.option_values()), "first": color_name(variant.first),
         "rows": variant.height, "cols": variant.width,
         "orientation": "white-far" if settings.flipped else "white-near",

@@ -12,11 +12,13 @@ import logging
 from collections import deque
 from collections.abc import Callable
 
+from i18n import Phrase, phrase
 from rules import Board, Illegal, Variant
 
 from . import events as ev
 from .durable import SaveError
 from .record import GameRecord
+from .words import side_word
 
 __all__ = ["Voice", "computer_plays", "set_up_request"]
 
@@ -82,21 +84,27 @@ class Voice:
         self.say(f"{error}.", "error")
 
 
-def computer_plays(record: GameRecord, text: str, by: str, ply: int, done: bool = False) -> str:
+def computer_plays(record: GameRecord, text: str, by: str, ply: int, done: bool = False) -> Phrase:
     """The computer's move (the ``ply``-th of the game, 0 first) in words; a replay's is the record's
     ("Move 12: 29-33"), numbered as the PDN numbers it."""
     if record.settings.human_color == "none":
         first = 0 if record.start_board().turn == record.variant.first else 1
-        return f"Move {(first + ply) // 2 + 1}: {text}"
-    return f"The computer ({by}) {'played' if done else 'plays'} {text}"
+        return phrase("Move {number}: {move}", number=(first + ply) // 2 + 1, move=text)
+    if done:
+        return phrase("The computer ({side}) played {move}", side=side_word(by), move=text)
+    return phrase("The computer ({side}) plays {move}", side=side_word(by), move=text)
 
 
-def set_up_request(variant: Variant, start_fen: str, *, moves_itself: bool, virtual: bool) -> str:
+def set_up_request(variant: Variant, start_fen: str, *, moves_itself: bool, virtual: bool) -> Phrase:
     """What a new game asks of the person's hands, to end "New game of X": the start position, another
     position shown by the LEDs, or nothing (a board that ``moves_itself`` arranges itself)."""
     if moves_itself:
-        return "."
-    button = " (Arrange pieces on the page, `setup` at the console, does it)" if virtual else ""
-    if start_fen == Board(variant).fen():
-        return f": set up the start position{button}."
-    return f": set up the position shown: the lit squares say what to empty and fill{button}."
+        return Phrase(".")
+    start = start_fen == Board(variant).fen()
+    if virtual:
+        return phrase(": set up the start position (Arrange pieces on the page, `setup` at the console, does "
+                      "it).") if start else \
+            phrase(": set up the position shown: the lit squares say what to empty and fill (Arrange pieces "
+                   "on the page, `setup` at the console, does it).")
+    return phrase(": set up the start position.") if start else \
+        phrase(": set up the position shown: the lit squares say what to empty and fill.")

@@ -12,6 +12,8 @@ __all__ = ["extract_html", "visible_texts"]
 
 ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
 _SKIP = {"script", "style", "code", "kbd", "samp", "pre"}
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+"""Elements without an end tag: one marked translate="no" keeps only its own attributes untranslated."""
 
 
 class _Texts(HTMLParser):
@@ -19,15 +21,14 @@ class _Texts(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.found: list[tuple[int, str]] = []
         self._skipping: list[str] = []
-        self._no_translate = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         if tag in _SKIP:
             self._skipping.append(tag)
         if values.get("translate") == "no" or "data-no-i18n" in values:
-            self._no_translate += 1
-            self._skipping.append(tag)
+            if tag not in _VOID:
+                self._skipping.append(tag)
             return
         if self._skipping:
             return

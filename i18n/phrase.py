@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Phrase", "phrase", "plural"]
+__all__ = ["Phrase", "joined", "phrase", "plural"]
 
 
 class Phrase(str):
@@ -48,3 +48,11 @@ def plural(singular: str, plural_id: str, n: int, /, **params: object) -> Phrase
     """A sentence whose words follow a count (``{n}`` is given): ``plural("{n} piece", "{n} pieces", n)``;
     each language picks its own form (Russian, Ukrainian, Polish and Czech have three or more)."""
     return Phrase(singular, plural_id, n, n=n, **params)
+
+
+def joined(parts: list[Phrase] | list[str], separator: str = ", ") -> Phrase:
+    """Phrases one after another (``take the piece off 18; put a white man on 23``), each rendered in the
+    reader's language, as is the separator when it is a phrase (``phrase(" or ")``): the joining pattern
+    holds only placeholders, so it needs no translation."""
+    pattern = "{sep}".join(f"{{p{i}}}" for i in range(len(parts)))
+    return Phrase(pattern, None, 1, sep=separator, **{f"p{i}": part for i, part in enumerate(parts)})

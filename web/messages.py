@@ -66,6 +66,17 @@ CHOICE_LABELS = {
 }
 """The new-game form's words for the values an option may take (rules/options.py lists the values)."""
 
+STATE_LABELS = {
+    "setup": phrase("setup"), "person": phrase("person"), "computer": phrase("computer"),
+    "out_of_sync": phrase("out of sync"), "game_over": phrase("game over"),
+    "person.idle": phrase("person: idle"), "person.lifted": phrase("person: lifted"),
+    "person.capturing": phrase("person: capturing"), "person.settling": phrase("person: settling"),
+    "person.ambiguous": phrase("person: ambiguous"),
+    "person.missed_capture": phrase("person: missed capture"),
+    "computer.thinking": phrase("computer: thinking"), "computer.showing": phrase("computer: showing"),
+}
+"""The page's words for the controller's states (controller/states.py NAMES), shown in the header."""
+
 FORM_KINDS = ("color", "choice", "bool", "int", "count_or_none", "list")
 """The option kinds the form offers; a "text" option (how a draw is named) keeps its variant's words."""
 
@@ -167,7 +178,7 @@ class Dispatcher:
             self._variants = variants_info()
         return {"type": "hello", "token_required": self.options.token_required,
                 "view_needs_token": self.options.view_needs_token, "virtual": is_virtual(self.session),
-                "variants": self._variants}
+                "variants": self._variants, "state_labels": STATE_LABELS}
 
     async def handle_raw(self, raw: str) -> dict[str, Any]:
         """Handle one websocket text frame; never raises but AccessDenied for a wrong token (the caller counts

@@ -46,8 +46,11 @@ def test_play_script_person_against_person(tmp_path: Path) -> None:
     assert "1. 9-13 22-17 {resignation} 0-1" in text
 
 
-@pytest.mark.parametrize(("language", "said"), [("nl", "Nieuwe partij Engels dammen"), ("ru", "Английские шашки"),
-                                               ("en", "New game of English draughts")])
+SAID = [("nl", "Nieuwe partij Engels dammen"), ("ru", "Английские шашки"),
+        ("en", "New game of English draughts")]
+
+
+@pytest.mark.parametrize(("language", "said"), SAID)
 def test_the_console_speaks_the_boards_language(tmp_path: Path, language: str, said: str) -> None:
     """Issue 31: config ``language`` (here --language) is the terminal's language too."""
     text = play(tmp_path, "offer white\n", *TWO_PEOPLE, "--no-journal", "--language", language).stdout

@@ -362,7 +362,7 @@ def test_missed_capture_polish_opponent_accepts() -> None:
     r = Rig("polish", fen="W:W28,40:B23,1")
     r.do("lift 40, place 34, wait 0.4")
     assert r.state == "person.missed_capture"
-    assert "black chooses: retract or accept" in r.messages()
+    assert "Black chooses: retract or accept" in r.messages()
     assert r.lit()["28"].rgb == ORANGE
     with pytest.raises(ValueError, match="huff"):
         r.ctl.missed_choice("huff")

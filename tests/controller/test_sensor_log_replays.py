@@ -1,6 +1,7 @@
 """Every sensor log under tests/data/sensor-logs/ replays to the same moves, refusals, messages and final LEDs
 as it did through the Controller before the Table (issue 29): ``replays.txt`` is that output of
-``dboard replay-sensors``, taken before the Table existed, without its timing line."""
+``dboard replay-sensors``, taken before the Table existed, without its timing line (since issue 31 the side
+named in "Not your turn" is capitalised, "White is to move", as every sentence names the sides)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from web_harness import arranged, browser, live_server, open_page, wait_state
 
 from controller import events, states
 from controller.config import OPPONENTS
+from web.messages import STATE_LABELS
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 LITERAL = re.compile(r"""(["'`])([a-z_.]+)\1""")
@@ -77,3 +78,8 @@ def test_the_page_imports_the_table_and_renders_by_it(pw: Playwright, tmp_path: 
         assert page.is_disabled("#btn-resign") and page.is_disabled("#btn-offer-draw")   # not in setup
         arranged(page)   # person.idle
         assert page.is_enabled("#btn-resign") and page.is_enabled("#btn-offer-draw")
+
+
+def test_every_state_has_its_words_on_the_page() -> None:
+    """Issue 31: the header's state pill reads the hello's labels, one per state, in the page's language."""
+    assert set(STATE_LABELS) == set(states.NAMES.values())

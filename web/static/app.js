@@ -168,7 +168,7 @@ function render() {
   $("#variant-name").textContent = s.variant_name || s.variant;
   $("#turn").textContent = s.turn ? _("{side} to move", { side: sideName(s.turn) }) : "";
   $("#turn").dataset.turn = s.turn || "";
-  $("#machine").textContent = (s.state || "").replace(".", ": ").replace(/_/g, " ");   // "person: lifted"
+  $("#machine").textContent = (app.hello && app.hello.state_labels || {})[s.state] || s.state || "";   // "person: lifted"
   $("#machine").dataset.state = s.state || "";
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();

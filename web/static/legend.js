@@ -24,7 +24,7 @@ const COLOUR_NAMES = { green: N_("green"), orange: N_("orange"), red: N_("red"),
   blue: N_("blue"), purple: N_("purple"), cyan: N_("cyan") };   // as a person names what the page shows
 
 const PATTERNS = [
-  ["on", "steady"],
+  ["on", N_("steady")],
   ["slow", N_("slow blink: a step to come, or a piece to put")],
   ["fast", N_("fast blink: do this first, or a king")],
 ];

@@ -1,6 +1,8 @@
 // The move list as lidraughts shows it: a table of move number, first mover's ply, second mover's ply, whose
 // plies can be clicked; the second mover's first ply after a set-up reads "1. … 21-17".
 
+import { _ } from "./i18n.js";
+
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 export const other = (color) => (color === "white" ? "black" : "white");
 
@@ -31,7 +33,8 @@ export function renderMoveTable(box, rows, { first, current, follow, onPick }) {
   const table = document.createElement("table");
   table.className = "move-table";
   const head = table.createTHead().insertRow();
-  for (const title of ["", cap(first), cap(other(first))]) {
+  const sideName = (color) => ({ white: _("White"), black: _("Black") })[color] || color;
+  for (const title of ["", sideName(first), sideName(other(first))]) {
     const th = document.createElement("th");
     th.textContent = title;
     head.appendChild(th);
