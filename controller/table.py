@@ -27,6 +27,7 @@ from firmware_bridge.device import wire_map
 from firmware_bridge.faults import WireMap
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.types import Cell, LedFrame, LinkStatus
+from i18n import phrase, plural
 from rules import RulesError, Variant, get_variant
 
 from . import commands as cmd
@@ -234,8 +235,8 @@ class Table:
                 return
             if not lessons.leaves_to_engine(job):
                 if lessons.lesson is None:
-                    self.controller.say("The replay was interrupted by a restart: start it again, or a new "
-                                        "game.", "warning")
+                    self.controller.say(phrase("The replay was interrupted by a restart: start it again, "
+                                               "or a new game."), "warning")
                 return
         self.ports.request_engine(job)
 
@@ -258,7 +259,7 @@ class Table:
         if ctl.turn_state != PERSON:
             raise Refused("a hint is for the person to move: wait for your turn")
         token, board = ctl.engine_token, ctl.game.board.copy()
-        ctl.say("Thinking of a hint...")
+        ctl.say(phrase("Thinking of a hint..."))
 
         def show(result: WorkerResult | None) -> None:
             move = board.parse_move(result.move_text) if result is not None and result.move_text else None
@@ -276,7 +277,7 @@ class Table:
             return
         if ctl.state == COMPUTER_THINKING:
             ctl.answer_draw(computer, accept=False)
-            ctl.say("The computer is thinking: offer the draw again on your move.")
+            ctl.say(phrase("The computer is thinking: offer the draw again on your move."), topic="draw")
             return
         token, board = ctl.engine_token, ctl.game.board.copy()
 
@@ -346,8 +347,9 @@ class Table:
             return False
         if path is not None:
             plies = len(ctl.records)
-            ctl.say(f"The unfinished game ({plies} {'ply' if plies == 1 else 'plies'}) is saved in the "
-                    f"library as {path.name}.")
+            ctl.say(plural("The unfinished game ({n} ply) is saved in the library as {file}.",
+                           "The unfinished game ({n} plies) is saved in the library as {file}.", plies,
+                           file=path.name))
         return True
 
     def _refuse_new_game(self, message: str) -> Refused:
@@ -446,7 +448,7 @@ class Table:
         path = self.controller.write_pdn()
         if path is None:
             raise Refused("there is no data directory to save the game in")
-        self.controller.say(f"The game so far is saved in the library as {path.name}.")
+        self.controller.say(phrase("The game so far is saved in the library as {file}.", file=path.name))
 
     def _move_broadcast(self, place: BroadcastPlace) -> None:
         """Keep the board's new place in the hall (it outlives a power cut) and have the publisher follow."""
@@ -460,9 +462,13 @@ class Table:
             raise SaveError.of("the broadcast place", exc) from exc
         self.broadcast_place = place
         self.ports.emit(ev.BroadcastMoved(place.to_json()))
-        players = f": {place.white} - {place.black}" if place.white or place.black else ""
-        self.controller.say(f"Broadcasting as {place.event}, round {place.round}, board {place.board}"
-                            f"{players}.")
+        where = dict(event=place.event, round=place.round, board=place.board)
+        if place.white or place.black:
+            said = phrase("Broadcasting as {event}, round {round}, board {board}: {white} - {black}.",
+                          white=place.white, black=place.black, **where)
+        else:
+            said = phrase("Broadcasting as {event}, round {round}, board {board}.", **where)
+        self.controller.say(said)
 
     def _lesson_command(self, c: cmd.Command) -> None:
         from engine.exercises import ExerciseError
