@@ -27,7 +27,7 @@ from __future__ import annotations
 import typing
 
 from firmware_bridge.types import Cell, LedFrame
-from i18n import Phrase, joined, phrase, plural
+from i18n import Phrase, joined, phrase, plural, translated_as
 from rules import Illegal, IllegalMoveError, InvalidSquareError
 
 from . import events as ev
@@ -537,7 +537,8 @@ def _explain_immobile(ctl: ReaderHost, lifted: Cell) -> None:
         return
     ctl.watch.told.add(lifted)
     why = why_immobile(ctl.game.board, square)
-    said = why.text[0].upper() + why.text[1:]
+    said = translated_as(why.text[0].upper() + why.text[1:], "{square}: {rule}", square=ctl.map.name(lifted),
+                         rule=Phrase(why.reason.rule))
     ctl.voice.refuse(phrase("{why}. {rule}. Put it back", why=said,
                             rule=_rule_of(ctl, why.reason)), why.reason, ctl.variant)
 
@@ -560,11 +561,15 @@ def _check_refusal(ctl: ReaderHost, reading: Reading, now: float) -> None:
     text = f"{ctl.map.name(origin)}{sep}{ctl.map.name(target)}"
     try:
         ctl.game.board.parse_move(text)
-        message, reason = f"{text} must take off exactly the pieces it jumps", Illegal.WRONG_CAPTURE_PATH
+        message: str = phrase("{move} must take off exactly the pieces it jumps", move=text)
+        reason = Illegal.WRONG_CAPTURE_PATH
     except IllegalMoveError as exc:
-        message, reason = str(exc), exc.reason
+        message = translated_as(str(exc), "{move}: {rule}", move=text, rule=Phrase(exc.reason.rule))
+        reason = exc.reason
     except (InvalidSquareError, ValueError) as exc:
-        message, reason = str(exc), Illegal.PIECE_MOVEMENT
+        message = translated_as(str(exc), "{move}: {rule}", move=text,
+                                rule=Phrase(Illegal.PIECE_MOVEMENT.rule))
+        reason = Illegal.PIECE_MOVEMENT
     policy = ctl.variant.missed_capture_policy
     if reason is Illegal.MUST_CAPTURE and not enemies and policy != "reject" and _can(ctl, "lift"):
         ctl.arm("missed", now, (origin, target, text))

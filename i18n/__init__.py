@@ -5,9 +5,9 @@ core stays English (its texts are for programs; the controller says them in word
 
 from .catalogue import DOMAIN, Translator, locale_dir, translator
 from .languages import DEFAULT, LANGUAGES, Language, UnknownLanguageError, check_language, negotiate
-from .phrase import Phrase, joined, phrase, plural
+from .phrase import Phrase, joined, phrase, plural, translated_as
 
 __all__ = [
     "DEFAULT", "DOMAIN", "LANGUAGES", "Language", "Phrase", "Translator", "UnknownLanguageError",
-    "check_language", "joined", "locale_dir", "negotiate", "phrase", "plural", "translator",
+    "check_language", "joined", "locale_dir", "negotiate", "phrase", "plural", "translated_as", "translator",
 ]

@@ -16,7 +16,7 @@ __all__ = ["KEYWORDS", "extract", "main", "update"]
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "i18n" / "locale"
-KEYWORDS = ("phrase", "plural:1,2", "_", "_n:1,2", "N_")
+KEYWORDS = ("phrase", "plural:1,2", "translated_as:2", "_", "_n:1,2", "N_")
 """What marks a message: ``phrase()`` and ``plural()`` in Python, ``_()``, ``_n()`` and ``N_()`` (marked
 where it is written, translated where it is shown) in the pages."""
 

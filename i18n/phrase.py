@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Phrase", "joined", "phrase", "plural"]
+__all__ = ["Phrase", "joined", "phrase", "plural", "translated_as"]
 
 
 class Phrase(str):
@@ -21,21 +21,24 @@ class Phrase(str):
     n: int
     params: dict[str, object]
 
-    def __new__(cls, msgid: str, plural_id: str | None = None, n: int = 1, /, **params: object) -> Phrase:
+    def __new__(cls, msgid: str, plural_id: str | None = None, n: int = 1, english: str | None = None, /,
+                **params: object) -> Phrase:
         chosen = msgid if plural_id is None or n == 1 else plural_id
-        self = super().__new__(cls, chosen.format(**params) if params or "{" in chosen else chosen)
+        if english is None:
+            english = chosen.format(**params) if params or "{" in chosen else chosen
+        self = super().__new__(cls, english)
         self.msgid, self.plural_id, self.n, self.params = msgid, plural_id, n, params
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self.msgid, self.plural_id, self.n, self.params))
+        return (_restore, (self.msgid, self.plural_id, self.n, self.params, str(self)))
 
     def __repr__(self) -> str:
         return f"Phrase({str(self)!r})"
 
 
-def _restore(msgid: str, plural_id: str | None, n: int, params: dict[str, object]) -> Phrase:
-    return Phrase(msgid, plural_id, n, **params)
+def _restore(msgid: str, plural_id: str | None, n: int, params: dict[str, object], english: str) -> Phrase:
+    return Phrase(msgid, plural_id, n, english, **params)
 
 
 def phrase(msgid: str, /, **params: object) -> Phrase:
@@ -56,3 +59,10 @@ def joined(parts: list[Phrase] | list[str], separator: str = ", ") -> Phrase:
     holds only placeholders, so it needs no translation."""
     pattern = "{sep}".join(f"{{p{i}}}" for i in range(len(parts)))
     return Phrase(pattern, None, 1, sep=separator, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+def translated_as(english: str, msgid: str, /, **params: object) -> Phrase:
+    """A sentence whose English is `english` (a detailed text made elsewhere, such as the rules core's
+    reason for refusing a move) and which other languages say as `msgid` (extraction keyword
+    ``translated_as:2``): ``translated_as(str(error), "{move}: {rule}", move=..., rule=...)``."""
+    return Phrase(msgid, None, 1, english, **params)
