@@ -13,12 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 # package -> the packages of ours it may import
 ALLOWED = {
     "readers": set(),                                 # checked reading of files and messages: a leaf
+    "i18n": set(),                                    # the words in the players' languages: a leaf
     "rules": {"readers"},                             # the rules core imports nothing of ours but the readers
     "firmware_bridge": {"readers"},                   # knows nothing of the rules
     "engine": {"readers", "rules"},
-    "controller": {"readers", "rules", "firmware_bridge", "engine"},   # joins them
-    "web": {"readers", "rules", "firmware_bridge", "controller"},
-    "hall": {"readers", "rules", "controller", "web"},   # the broadcast wire, the access checks
+    "controller": {"readers", "rules", "firmware_bridge", "engine", "i18n"},   # joins them
+    "web": {"readers", "rules", "firmware_bridge", "controller", "i18n"},
+    "hall": {"readers", "rules", "controller", "web", "i18n"},   # the broadcast wire, the access checks
 }
 # `dboard play` is where the console and the web page are put together, so it may start the web server;
 # the `dboard` command lists `dboard hall` and `dboard stats` among its subcommands.

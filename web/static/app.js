@@ -87,6 +87,9 @@ function onEvent(kind, data) {   // controller events (controller/events.py); a 
       addMessage(data.rule ? _("Refused: {message} ({rule})", data) : _("Refused: {message}", data), "refusal", ruleHref(data.section));
       break;
     case "engine": app.engine = data; renderEngine(); break;
+    case "move":   // the live region says every move, for a screen reader
+      announce(_("{side} played {move}", { side: sideName(data.by), move: data.text }));
+      break;
     case "game_over":   // a game ended by a command may not be followed by a state
       if (app.state) setState({ ...app.state, result: data, state: STATES.GAME_OVER });
       break;
@@ -172,6 +175,7 @@ function render() {
   $("#machine").dataset.state = s.state || "";
   $("#virtual-note").hidden = !isVirtual();
   $("#btn-arrange").hidden = !isVirtual();
+  $("#type-move-entry").hidden = !isVirtual();   // a real board's moves are made with its pieces
   if (!$("#ng-variant").dataset.userSet && s.variant) { $("#ng-variant").value = s.variant; renderOptions(); }
   presetForm(s);
   if (document.activeElement !== $("#teaching")) $("#teaching").checked = !!s.teaching;
@@ -650,6 +654,40 @@ function showTab(name, clicked = true) {
   if (name !== "rules" && location.hash) history.replaceState(null, "", location.pathname + location.search);
 }
 
+// ---------------------------------------------------------------- screen reader and keyboard
+function announce(text) { $("#announce").textContent = text; }
+
+function readPosition() {   // the pieces of each side by square, kings named, and whose turn it is
+  const s = app.state;
+  if (!s) return;
+  const names = new Map((variantOf(s) || { squares: [] }).squares.map(([r, c, n]) => [key(r, c), n]));
+  const byName = (a, b) => String(a.name).localeCompare(String(b.name), undefined, { numeric: true });
+  const side = (color) => (s.pieces || []).filter((p) => p.color === color)
+    .map((p) => ({ ...p, name: names.get(key(p.row, p.col)) })).sort(byName)
+    .map((p) => (p.king ? _("king {square}", { square: p.name }) : p.name)).join(", ") || _("no pieces");
+  announce(_("White: {white}. Black: {black}.", { white: side("white"), black: side("black") })
+    + (s.turn ? " " + _("{side} to move", { side: sideName(s.turn) }) + "." : ""));
+}
+
+function bindTyping() {   // a move typed as text is played as the page plays a clicked one
+  $("#btn-read-position").onclick = readPosition;
+  $("#type-move").onsubmit = (e) => {
+    e.preventDefault();
+    const text = $("#type-move-text").value.trim().replace(/\s+/g, "");
+    const paths = playPaths();
+    const path = paths.find((p) => p.text === text || p.text.replace(/[x:]/g, "-") === text.replace(/[x:]/g, "-"));
+    if (!path) {
+      const legal = paths.map((p) => p.text).join(", ");
+      addMessage(legal ? _("{move} is not a legal move now; legal moves: {moves}", { move: text || "-", moves: legal })
+        : _("No move can be typed now."), "error");
+      announce($("#messages li").textContent);
+      return;
+    }
+    $("#type-move-text").value = "";
+    playPath(path);
+  };
+}
+
 function bindLanguage() {   // the languages in their own names; the choice is remembered by this browser
   const sel = $("#language");
   for (const { code, name } of languages()) {
@@ -663,6 +701,7 @@ function bindLanguage() {   // the languages in their own names; the choice is r
 }
 
 bindLanguage();
+bindTyping();
 bindControls();
 renderLegend();
 initHealth(command, () => app.state);

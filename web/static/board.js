@@ -1,8 +1,19 @@
 // Drawing a draughts board: squares with their coordinates, pieces, LEDs and marks, updated in place so that a
 // piece's move can be animated; and reading positions (FEN) in the physical cells the page draws.
 
+import { _, N_ } from "./i18n.js";
+
 export const key = (r, c) => `${r},${c}`;
 export const cellOf = (k) => k.split(",").map(Number);
+
+/** A square and what stands on it, as a screen reader says it ("28: white king"). */
+export function squareWords(name, p, occupied = true) {
+  if (!p) return occupied ? _("{square}: a piece the game does not have", { square: name }) : _("{square}: empty", { square: name });
+  const words = { "white": N_("{square}: white man"), "white-king": N_("{square}: white king"),
+    "black": N_("{square}: black man"), "black-king": N_("{square}: black king") };
+  const said = _(words[p.color + (p.king ? "-king" : "")], { square: name });
+  return occupied ? said : _("{piece}, lifted", { piece: said });
+}
 
 /** The variant's playing squares as [row, col, name] in physical cells (the board may be turned round). */
 export function physicalSquares(variant, orientation) {
@@ -99,7 +110,8 @@ export class BoardView {
         cell.className = (r + c) % 2 === 0 ? "sq dark" : "sq light";
         cell.dataset.row = r; cell.dataset.col = c;
         const name = m.names.get(k);
-        if (name) cell.dataset.name = name;
+        if (name) { cell.dataset.name = name; cell.setAttribute("role", "img"); }
+        else cell.setAttribute("aria-hidden", "true");
         if (name && numeric) cell.appendChild(label("name", name));
         if (!numeric && j === 0 && rankOf.has(r)) cell.appendChild(label("coord rank", rankOf.get(r)));
         if (!numeric && i === m.rows - 1 && fileOf.has(c)) cell.appendChild(label("coord file", fileOf.get(c)));
@@ -123,6 +135,7 @@ export class BoardView {
 
   setPiece(cell, p, occupied) {
     cell.dataset.occupied = occupied ? "1" : "0";
+    if (cell.dataset.name) cell.setAttribute("aria-label", squareWords(cell.dataset.name, p, occupied));
     delete cell.dataset.pending;
     const kind = p ? `${p.color}${p.king ? " king" : ""}${occupied ? "" : " lifted"}` : (occupied ? "unknown" : "");
     if (p) cell.dataset.piece = p.color + (p.king ? "-king" : ""); else delete cell.dataset.piece;
