@@ -35,6 +35,7 @@ from .messages import ClientError, Dispatcher, redact
 from .rules_page import rules_page
 from .seam import BoardSession
 from .serve import attachment, static_dir
+from .speech import SpeechError, WavVoice
 from .stats import StatsError, library_stats, page_json
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     max_clients = websocket_room(limits)
     static = static_dir("web")
     states_js = states_script()
+    voice = WavVoice()
 
     def view_refused(request: Request | WebSocket) -> str | None:
         """Why ``request`` may not watch (None: it may); a wrong token is counted against its connection."""
@@ -179,6 +181,16 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
             return forbidden(why, "access token required", as_json=False)
         return PlainTextResponse(session.pdn() + "\n", media_type="application/x-pdn")
 
+    async def api_speech(request: Request) -> Response:
+        """``/api/speech.wav?text=...&lang=...``: what the page asks the board to say, as a WAV it plays."""
+        if why := view_refused(request):
+            return forbidden(why, "access token required", as_json=False)
+        try:
+            wav = await voice.wav(request.query_params.get("text", ""), page_language(request))
+        except SpeechError as exc:
+            return PlainTextResponse(f"{exc}\n", status_code=400)
+        return Response(wav, media_type="audio/wav", headers={"Cache-Control": "no-store"})
+
     async def api_rules(request: Request) -> Response:
         """A variant's rules page as HTML with its section anchors and start position (the Rules tab)."""
         if why := view_refused(request):
@@ -258,6 +270,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         Route("/api/games/{game_id:str}", api_game),
         Route("/api/rules/{variant:str}", api_rules),
         Route("/api/stats", api_stats),
+        Route("/api/speech.wav", api_speech),
         Route("/api/stats/{table:str}.csv", api_stats_csv),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=static), name="static"),

@@ -655,7 +655,14 @@ function showTab(name, clicked = true) {
 }
 
 // ---------------------------------------------------------------- screen reader and keyboard
-function announce(text) { $("#announce").textContent = text; }
+function announce(text) {   // the live region, and the board's voice here when asked for (espeak-ng on the board)
+  $("#announce").textContent = text;
+  if (!$("#speak").checked || !text) return;
+  const q = `text=${encodeURIComponent(text)}&lang=${language()}` + (TOKEN ? `&token=${encodeURIComponent(TOKEN)}` : "");
+  if (app.voice) app.voice.pause();
+  app.voice = new Audio(`/api/speech.wav?${q}`);
+  app.voice.play().catch(() => {});   // a browser that allows no sound before a click says nothing
+}
 
 function readPosition() {   // the pieces of each side by square, kings named, and whose turn it is
   const s = app.state;
@@ -671,6 +678,8 @@ function readPosition() {   // the pieces of each side by square, kings named, a
 
 function bindTyping() {   // a move typed as text is played as the page plays a clicked one
   $("#btn-read-position").onclick = readPosition;
+  $("#speak").checked = localStorage.getItem("dboard-speak") === "1";
+  $("#speak").onchange = (e) => localStorage.setItem("dboard-speak", e.target.checked ? "1" : "0");
   $("#type-move").onsubmit = (e) => {
     e.preventDefault();
     const text = $("#type-move-text").value.trim().replace(/\s+/g, "");
