@@ -13,12 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import Phrase, phrase, plural
+from i18n import Phrase, joined, phrase, plural
 from rules import Illegal
 
 from . import events as ev
 
-__all__ = ["LOW_TIME", "Announcement", "Announcer", "move_words", "spoken_square"]
+__all__ = ["LOW_TIME", "Announcement", "Announcer", "move_words", "position_words", "spoken_square"]
 
 LOW_TIME = (60, 30, 10)
 """Seconds left on the running clock at which low time is said."""
@@ -95,6 +95,26 @@ def low_time_words(color: str, seconds: int) -> Phrase:
     if color == "white":
         return plural("White has {n} second left", "White has {n} seconds left", seconds)
     return plural("Black has {n} second left", "Black has {n} seconds left", seconds)
+
+
+def position_words(pieces: dict[str, tuple[str, bool]], turn: str | None) -> Phrase:
+    """The position read aloud (a blind player's "read"): each side's squares in order, kings named, and
+    whose turn it is: "White: 21, 22, king 5. Black: 1, 2. White to move."."""
+    def side(color: str) -> Phrase | str:
+        names = sorted((n for n, (c, _) in pieces.items() if c == color), key=_square_order)
+        said = [phrase("king {square}", square=spoken_square(n)) if pieces[n][1] else spoken_square(n)
+                for n in names]
+        return joined(said, ", ") if said else phrase("no pieces")
+    board = phrase("White: {white}. Black: {black}.", white=side("white"), black=side("black"))
+    if turn is None:
+        return board
+    to_move = phrase("{side} to move", side=phrase("White") if turn == "white" else phrase("Black"))
+    return phrase("{position} {turn}.", position=board, turn=to_move)
+
+
+def _square_order(name: str) -> tuple[int, str]:
+    """Squares in reading order: numbers by value, algebraic names by file then rank."""
+    return (int(name), "") if name.isdigit() else (0, name)
 
 
 def touch_words(lifted: tuple[str, ...], placed: tuple[str, ...]) -> list[Phrase]:

@@ -35,10 +35,12 @@ from rules.options import parse_text, to_json
 from . import commands as cmd
 from . import config as config_module
 from . import events as ev
+from .announcer import position_words
 from .broadcast import broadcasting
 from .config import Config
 from .datadir import DataDirBusy, DataDirLock, holder
 from .extras import MQTT, WEB, require
+from .record import color_name
 from .replay import read_record
 from .sensorlog import SensorLogWriter
 from .session import Session
@@ -183,6 +185,21 @@ def health_report(state: dict) -> str:
     return "\n".join(lines)
 
 
+def words_of(session: Session) -> Translator:
+    """The console's language: the board's."""
+    return translator(session.config.language)
+
+
+def read_position(session: Session, words: Translator) -> str:
+    """The position in words, in the board's language; also said aloud when the board speaks."""
+    ctl = session.controller
+    pieces = {ctl.map.name(cell): (color_name(piece[0]), piece[1]) for cell, piece in ctl.exp.pieces.items()}
+    text = position_words(pieces, ctl.record.mover if ctl.turn_state != GAME_OVER else None)
+    if session.speech is not None:
+        session.speech.say(text, "position")
+    return words.render(text)
+
+
 def _print_event(event: ev.Event, words: Translator) -> None:
     """One event as the console prints it, its sentences in the board's language."""
     if isinstance(event, ev.MoveCommitted):
@@ -265,6 +282,8 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
+  read                          the position in words (each side's squares, kings named, whose turn),
+                                said aloud too when the board speaks
   health                        the board's link and any sensor or wire found at fault
   mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
                                 playing squares): the game is trusted for them
@@ -398,6 +417,8 @@ async def _line(session: Session, device: SimulatedDevice | None, line: str) -> 
         await session.send(cmd.SavePdn())
     elif verb == "show":
         pass   # the board is printed after every line
+    elif verb == "read":   # the position in words, and aloud with speech on: for a blind player
+        print(read_position(session, words_of(session)))
     elif verb in USAGE:
         raise ValueError(f"usage: {USAGE[verb]}")
     else:

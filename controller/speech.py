@@ -46,6 +46,12 @@ class Speech:
             said.append(text)
         return said
 
+    def say(self, text: str, topic: str = "") -> str:
+        """Say ``text`` (a phrase is rendered in the board's language) at once; returns what was said."""
+        said = self.translator.render(text)
+        self.speaker.say(said, topic)
+        return said
+
     def close(self) -> None:
         """Stop speaking (what is queued is dropped)."""
         self.speaker.close()

@@ -19,6 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.broadcast.wire import check_level
+from i18n import UnknownLanguageError, check_language, negotiate, page_catalogue
 from web.access import AccessDenied, WebOptions, same_origin
 from web.serve import attachment, static_dir
 
@@ -106,6 +107,19 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
 
     async def index(request: Request) -> Response:
         return FileResponse(f"{static}/index.html", headers={"Cache-Control": "no-store"})
+
+    async def catalogue(request: Request) -> Response:
+        """The page's words in the spectator's language (``?lang=``, else the browser's Accept-Language)."""
+        try:
+            language = check_language(request.query_params.get("lang") or "")
+        except UnknownLanguageError:
+            language = negotiate(request.headers.get("accept-language"))
+        return JSONResponse(page_catalogue(language), headers={"Cache-Control": "no-cache",
+                                                              "Vary": "Accept-Language"})
+
+    async def words_script(request: Request) -> Response:
+        """The board page's script that reads the catalogue: one translation path for both pages."""
+        return FileResponse(f"{static_dir('web')}/i18n.js", media_type="text/javascript")
 
     async def api_rounds(request: Request) -> Response:
         return JSONResponse({"rounds": [{"event": e, "round": r, "boards": len(registry.round(e, r))}
@@ -218,6 +232,8 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
 
     routes = [
         Route("/", index),
+        Route("/i18n.json", catalogue),
+        Route("/i18n.js", words_script),
         Route("/api/rounds", api_rounds),
         Route("/api/status", api_status),
         Route("/api/round/{event}/{round}", checked_names(api_round)),

@@ -3,11 +3,12 @@
 choosing a language. Imports nothing of ours: the controller, the web page and the hall use it; the rules
 core stays English (its texts are for programs; the controller says them in words)."""
 
-from .catalogue import DOMAIN, Translator, locale_dir, translator
+from .catalogue import DOMAIN, Translator, locale_dir, page_catalogue, translator
 from .languages import DEFAULT, LANGUAGES, Language, UnknownLanguageError, check_language, negotiate
 from .phrase import Phrase, joined, phrase, plural, translated_as
 
 __all__ = [
     "DEFAULT", "DOMAIN", "LANGUAGES", "Language", "Phrase", "Translator", "UnknownLanguageError",
-    "check_language", "joined", "locale_dir", "negotiate", "phrase", "plural", "translated_as", "translator",
+    "check_language", "joined", "locale_dir", "negotiate", "page_catalogue", "phrase", "plural",
+    "translated_as", "translator",
 ]

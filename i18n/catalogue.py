@@ -11,7 +11,7 @@ from importlib import resources
 from .languages import DEFAULT, LANGUAGES, check_language
 from .phrase import Phrase
 
-__all__ = ["DOMAIN", "Translator", "locale_dir", "translator"]
+__all__ = ["DOMAIN", "Translator", "locale_dir", "page_catalogue", "translator"]
 
 DOMAIN = "draughts_board"
 log = logging.getLogger(__name__)
@@ -101,3 +101,11 @@ def translator(language: str = DEFAULT) -> Translator:
                     LANGUAGES[code].name, exc)
         return Translator(code, gettext.NullTranslations())
     return Translator(code, catalogue)
+
+
+def page_catalogue(language: str) -> dict[str, object]:
+    """What a page loads to speak `language` (``/i18n.json``, the board's page and the hall's): the messages,
+    the plural forms' table and the languages to choose from."""
+    words = translator(language)
+    return {"language": words.language, "plural": words.plural_forms(), "messages": words.catalogue(),
+            "languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()]}

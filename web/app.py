@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 from controller import states
 from controller.config import Config
 from controller.rating_history import RATINGS_FILE
-from i18n import LANGUAGES, UnknownLanguageError, check_language, negotiate, translator
+from i18n import UnknownLanguageError, check_language, negotiate, page_catalogue
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
@@ -245,10 +245,8 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     async def catalogue(request: Request) -> Response:
         """``/i18n.json``: the page's words in the language asked for (``?lang=``, else Accept-Language,
         else the board's): one source of every string, the gettext catalogue the terminal reads too."""
-        words = translator(page_language(request))
-        body = {"language": words.language, "plural": words.plural_forms(), "messages": words.catalogue(),
-                "languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES.values()]}
-        return JSONResponse(body, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+        return JSONResponse(page_catalogue(page_language(request)),
+                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def states_module(request: Request) -> Response:
         return Response(states_js, media_type="text/javascript", headers={"Cache-Control": "no-cache"})

@@ -1,6 +1,9 @@
 // The hall's page: #/EVENT/ROUND (every board), #/EVENT/ROUND/BOARD (one game), #/EVENT/ROUND/arbiter,
 // #/EVENT/standings. The round is long-polled: the server answers when something changed.
-"use strict";
+import { _, _n, loadLanguage, translatePage } from "/i18n.js";
+
+await loadLanguage("");
+translatePage();
 const token = new URLSearchParams(location.search).get("token") || "";
 const main = document.getElementById("main");
 const el = (tag, attrs = {}, ...kids) => {
@@ -33,7 +36,7 @@ function drawBoard(rows, cols, pieces, last) {
 
 function tile(event, round, b) {
   const t = el("div", {class: "tile" + (b.flags.length ? " flagged" : ""), "data-board": b.board});
-  t.append(el("div", {class: "head"}, el("span", {text: `Board ${b.board}`}),
+  t.append(el("div", {class: "head"}, el("span", {text: _("Board {board}", {board: b.board})}),
               el("span", {class: "result", text: b.result === "*" ? "" : b.result})));
   t.append(el("div", {class: "players", text: `${b.white} - ${b.black}`}));
   if (b.pieces) t.append(drawBoard(b.rows, b.cols, b.pieces, b.last_cells));
@@ -66,22 +69,22 @@ async function poll(url, draw) {
 
 function nav(event, round) {
   const n = document.getElementById("nav");
-  n.replaceChildren(el("a", {href: `#/${esc(event)}/${esc(round)}`, text: `${event} round ${round}`}),
-    el("a", {href: `/pdn/${esc(event)}/${esc(round)}.pdn`, text: "live PDN"}),
-    el("a", {href: `/archive/${esc(event)}/${esc(round)}.pdn`, text: "finished games"}),
-    el("a", {href: `#/${esc(event)}/standings`, text: "standings"}),
-    el("a", {href: `#/${esc(event)}/${esc(round)}/arbiter` + "", text: "arbiter"}));
+  n.replaceChildren(el("a", {href: `#/${esc(event)}/${esc(round)}`, text: _("{event} round {round}", {event, round})}),
+    el("a", {href: `/pdn/${esc(event)}/${esc(round)}.pdn`, text: _("live PDN")}),
+    el("a", {href: `/archive/${esc(event)}/${esc(round)}.pdn`, text: _("finished games")}),
+    el("a", {href: `#/${esc(event)}/standings`, text: _("standings")}),
+    el("a", {href: `#/${esc(event)}/${esc(round)}/arbiter` + "", text: _("arbiter")}));
 }
 
 function showRound(event, round) {
   nav(event, round);
-  document.getElementById("title").textContent = `${event} - round ${round}`;
+  document.getElementById("title").textContent = _("{event} - round {round}", {event, round});
   poll(`/api/round/${esc(event)}/${esc(round)}`, data => {
     const grid = el("div", {class: "grid", id: "boards"});
     const n = data.boards.length;
     grid.style.setProperty("--tile", n > 30 ? "11em" : n > 12 ? "13em" : "18em");
     for (const b of data.boards) grid.append(tile(event, round, b));
-    main.replaceChildren(n ? grid : el("p", {class: "empty", text: "No board has reported yet."}));
+    main.replaceChildren(n ? grid : el("p", {class: "empty", text: _("No board has reported yet.")}));
   });
 }
 
@@ -91,7 +94,7 @@ const answers = (moves, i) => i > 0 && moves[i].label.includes("\u2026") && !mov
 
 async function showGame(event, round, board) {
   nav(event, round);
-  document.getElementById("title").textContent = `${event} - round ${round} - board ${board}`;
+  document.getElementById("title").textContent = _("{event} - round {round} - board {board}", {event, round, board});
   let selected = null;
   const url = `/api/board/${esc(event)}/${esc(round)}/${esc(board)}`;
   const draw = data => {
@@ -133,23 +136,23 @@ async function post(action, body) {
   const r = await fetch(`/api/${action}`, {method: "POST", headers: {"Content-Type": "application/json",
     "X-Hall-Token": token}, body: JSON.stringify(body)});
   const data = await r.json();
-  document.getElementById("arbiter-msg").textContent = r.ok ? "Saved." : data.error;
+  document.getElementById("arbiter-msg").textContent = r.ok ? _("Saved.") : data.error;
   return r.ok;
 }
 
 function showArbiter(event, round) {
   nav(event, round);
-  document.getElementById("title").textContent = `${event} - round ${round} - arbiter`;
+  document.getElementById("title").textContent = _("{event} - round {round} - arbiter", {event, round});
   poll(`/api/round/${esc(event)}/${esc(round)}`, data => {
     if (document.activeElement && main.contains(document.activeElement)) return;  // do not disturb typing
-    const table = el("table", {id: "arbiter"}, el("tr", {}, ...["Board", "Players", "Moves", "Result", "Flags",
-      "Correct the result", ""].map(h => el("th", {text: h}))));
+    const table = el("table", {id: "arbiter"}, el("tr", {}, ...[_("Board"), _("Players"), _("Moves"), _("Result"),
+      _("Flags"), _("Correct the result"), ""].map(h => el("th", {text: h}))));
     for (const b of data.boards) {
       const select = el("select", {"data-board": b.board});
-      for (const r of ["", "1-0", "0-1", "1/2-1/2"]) select.append(el("option", {value: r, text: r || "(board's)"}));
+      for (const r of ["", "1-0", "0-1", "1/2-1/2"]) select.append(el("option", {value: r, text: r || _("(board's)")}));
       select.value = b.corrected ? b.corrected.result : "";
-      const note = el("input", {placeholder: "note", value: b.corrected ? b.corrected.note : ""});
-      const save = el("button", {text: "Save"});
+      const note = el("input", {placeholder: _("note"), value: b.corrected ? b.corrected.note : ""});
+      const save = el("button", {text: _("Save")});
       save.onclick = () => post("result", {event, round, board: b.board, result: select.value, note: note.value});
       table.append(el("tr", {"data-board": b.board, class: b.flags.length ? "flagged" : ""},
         el("td", {text: b.board}), el("td", {text: `${b.white} - ${b.black}`}), el("td", {text: b.plies}),
@@ -157,23 +160,23 @@ function showArbiter(event, round) {
         el("td", {}, select, " ", note), el("td", {}, save)));
     }
     const pairs = el("textarea", {id: "pairings", rows: 8, cols: 50,
-      placeholder: "one board a line: BOARD WHITE - BLACK (no black: a bye)"});
+      placeholder: _("one board a line: BOARD WHITE - BLACK (no black: a bye)")});
     pairs.value = data.pairings.map(p => `${p.board} ${p.white} - ${p.black}`).join("\n");
-    const savePairs = el("button", {text: "Save pairings", id: "save-pairings"});
+    const savePairs = el("button", {text: _("Save pairings"), id: "save-pairings"});
     savePairs.onclick = () => post("pairings", {event, round, pairings: pairs.value.split("\n").filter(l => l.trim())
       .map(l => { const m = l.trim().match(/^(\S+)\s+(.*?)\s*-\s*(.*)$/) || [];
                   return {board: m[1] || l, white: m[2] || "", black: m[3] || ""}; })});
-    main.replaceChildren(table, el("h3", {text: "Pairings"}), pairs, el("br"), savePairs,
+    main.replaceChildren(table, el("h3", {text: _("Pairings")}), pairs, el("br"), savePairs,
                          el("p", {id: "arbiter-msg"}));
   });
 }
 
 async function showStandings(event) {
   ++generation;
-  document.getElementById("title").textContent = `${event} - standings`;
+  document.getElementById("title").textContent = _("{event} - standings", {event});
   const data = await (await fetch(`/api/standings/${esc(event)}`)).json();
   const tb = data.system === "swiss" ? "Buchholz" : "Sonneborn-Berger";
-  const table = el("table", {id: "standings"}, el("tr", {}, ...["#", "Player", "Points", "Games", "W", "D", "L", tb]
+  const table = el("table", {id: "standings"}, el("tr", {}, ...["#", _("Player"), _("Points"), _("Games"), _("W"), _("D"), _("L"), tb]
     .map(h => el("th", {text: h}))));
   for (const s of data.standings) {
     table.append(el("tr", {}, ...[s.rank, s.name, s.points, s.games, s.wins, s.draws, s.losses, s.tiebreak]
@@ -191,7 +194,7 @@ async function route() {
   const data = await (await fetch("/api/rounds")).json();
   if (data.rounds.length === 1) { location.hash = `#/${esc(data.rounds[0].event)}/${esc(data.rounds[0].round)}`; return; }
   main.replaceChildren(el("ul", {}, ...data.rounds.map(r => el("li", {}, el("a",
-    {href: `#/${esc(r.event)}/${esc(r.round)}`, text: `${r.event} round ${r.round} (${r.boards} boards)`})))));
+    {href: `#/${esc(r.event)}/${esc(r.round)}`, text: _n("{event} round {round} ({n} board)", "{event} round {round} ({n} boards)", r.boards, {event: r.event, round: r.round})})))));
   if (!data.rounds.length) { await new Promise(res => setTimeout(res, 2000)); if (!location.hash) route(); }
 }
 window.addEventListener("hashchange", route);

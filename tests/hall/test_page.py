@@ -97,3 +97,43 @@ def test_the_round_on_a_projector(pw: Playwright, broker: Mosquitto, tmp_path: P
             await hall.__aexit__(None, None, None)
         loop.run(stop())
         loop.close()
+
+
+def test_the_hall_page_in_the_spectators_language(pw: Playwright, broker: Mosquitto, tmp_path: Path) -> None:
+    """Issue 31: the hall's page speaks the spectator's browser's language (Accept-Language), from the same
+    catalogue as the board's page."""
+    loop = LoopThread()
+    hall = HallHarness(tmp_path, broker.address)
+    sim = SimBoard(tmp_path, broker.address, 1)
+
+    async def start() -> None:
+        await hall.__aenter__()
+        await sim.start()
+        await sim.play(2, resign=False)
+        await wait_for(lambda: hall.has(sim), "the board in the hall")
+
+    loop.run(start())
+    browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        german = browser.new_context(locale="de-DE")
+        page = german.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"http://127.0.0.1:{hall.server.port}/")
+        page.wait_for_selector(".tile[data-board='1']")
+        assert page.get_attribute("html", "lang") == "de"
+        assert page.text_content(".tile[data-board='1'] .head span") == "Brett 1"
+        assert "Runde" in page.text_content("#title") and "round" not in page.text_content("#title")
+        assert page.text_content("#nav a:nth-child(2)") == "Live-PDN"
+        english = browser.new_context(locale="en-GB").new_page()
+        english.goto(f"http://127.0.0.1:{hall.server.port}/")
+        english.wait_for_selector(".tile[data-board='1']")
+        assert english.text_content(".tile[data-board='1'] .head span") == "Board 1"
+    finally:
+        browser.close()
+
+        async def stop() -> None:
+            await sim.stop()
+            await hall.__aexit__(None, None, None)
+
+        loop.run(stop())
+        loop.close()
