@@ -525,8 +525,8 @@ def test_konane_starts_from_the_console() -> None:
 def test_read_says_the_position_in_words_in_the_boards_language(tmp_path: Path) -> None:
     """Issue 31 (blind mode): ``read`` gives each side's squares in order, kings named, and whose turn."""
     text = play(tmp_path, "read\n9-13\nread\n", *TWO_PEOPLE, "--no-journal").stdout
-    assert "White: 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32. Black: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12." \
-           " Black to move." in text, text
+    assert ("White: 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32. "
+            "Black: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12. Black to move.") in text, text
     assert "Black: 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13. White to move." in text
     russian = play(tmp_path, "read\n", *TWO_PEOPLE, "--no-journal", "--language", "ru").stdout
     assert "21, 22, 23" in russian and "White:" not in russian and "Black to move" not in russian, russian

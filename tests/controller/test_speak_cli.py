@@ -4,7 +4,6 @@ and the text printed is the announcement the board makes of the move."""
 from __future__ import annotations
 
 import array
-import shutil
 import wave
 from pathlib import Path
 
@@ -13,8 +12,6 @@ import pytest
 from controller.announcer import move_words
 from controller.cli import main
 from i18n import LANGUAGES, translator
-
-pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 
 
 def speak(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, array.array[int]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -42,7 +41,6 @@ def cannot_speak(session: Session) -> list[str]:
     return [m["text"] for m in session.controller.messages if "cannot speak" in m["text"]]
 
 
-@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 def test_without_an_audio_device_the_board_says_once_it_cannot_speak_and_plays_on(tmp_path: Path) -> None:
     async def main() -> None:
         clock = ManualClock(10.0)

@@ -18,7 +18,6 @@ from engine.endgame import (
     WIN,
     EndgameTables,
     Signature,
-    build_reference,
     get_value,
     layout,
     native_builder,
@@ -30,10 +29,9 @@ from engine.evaluation import Evaluator
 from engine.limits import SearchLimits
 from engine.native import NativeSearcher, compiled
 from engine.search import Searcher
-from rules import Board, Color, get_variant
+from rules import Board, get_variant
 
 NATIVE = native_builder() is not None
-needs_native = pytest.mark.skipif(not NATIVE, reason="the engine extension is not built (or pure Python)")
 
 K1, K2, K3 = Signature(0, 1, 0, 1), Signature(0, 2, 0, 1), Signature(0, 3, 0, 1)
 M1K = Signature(1, 0, 0, 1)
@@ -85,17 +83,6 @@ def test_signatures_come_after_what_they_reach() -> None:
 # (turkish), the blocked side winning (giveaway)
 CASES = [("russian", [K1, K2, M1K, MM]), ("english", [K1, K2, MM]), ("turkish", [K1, M1K, MM]),
          ("giveaway", [K1, MM]), ("international", [K1, M1K])]
-
-
-@needs_native
-@pytest.mark.parametrize(("variant", "sigs"), CASES)
-def test_native_builder_equals_the_reference(variant: str, sigs: list[Signature]) -> None:
-    v = get_variant(variant)
-    native = _tables(variant, *sigs)
-    reference = EndgameTables(v, builder=build_reference)
-    for sig in sigs:
-        if layout(v, sig).size <= 5000:   # (the reference is slow: bigger tables take seconds)
-            assert reference.ensure(sig) == native.tables[sig], sig
 
 
 @pytest.mark.parametrize(("variant", "sigs"), CASES)
@@ -150,28 +137,6 @@ def _on(g, bits: int, names: set[str]) -> bool:
 
 RUSSIAN_ROAD = {"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"}
 LONG_DIAGONAL = {str(n) for n in (46, 41, 37, 32, 28, 23, 19, 14, 10, 5)}
-
-
-@needs_native
-def test_russian_three_kings_win_from_the_main_road_and_not_against_it() -> None:
-    """Three kings against one (Petrov's triangle): won when the strong side holds the main road a1-h8,
-    mostly drawn when the lone king holds it."""
-    tables = _tables("russian", K3)
-    held = _share(tables, K3, lambda g, w, b, k, t: t == Color.WHITE and _on(g, w, RUSSIAN_ROAD)
-                  and not _on(g, b, RUSSIAN_ROAD))
-    assert held[WIN] > 0.97 * sum(held.values())
-    against = _share(tables, K3, lambda g, w, b, k, t: t == Color.WHITE and not _on(g, w, RUSSIAN_ROAD)
-                     and _on(g, b, RUSSIAN_ROAD))
-    assert against[DRAW] > against[WIN]
-    assert tables.value(Board("russian", "W:WKa1,Kc1,Ke1:BKb8")) == WIN
-
-
-@needs_native
-def test_international_two_kings_against_one_on_the_long_diagonal_draw() -> None:
-    tables = _tables("international", K2)
-    held = _share(tables, K2, lambda g, w, b, k, t: t == Color.WHITE and _on(g, b, LONG_DIAGONAL)
-                  and not _on(g, w, LONG_DIAGONAL))
-    assert held[DRAW] > 0.6 * sum(held.values())
 
 
 def test_english_two_kings_beat_one() -> None:

@@ -4,7 +4,6 @@ and a board that cannot speak (real espeak-ng on this machine, which has no soun
 from __future__ import annotations
 
 import array
-import shutil
 import threading
 import wave
 from dataclasses import dataclass, field
@@ -13,8 +12,6 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.speaker import CannotSpeak, EspeakNg, RecordingBackend, Speaker, VoiceSettings
-
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 
 
 @dataclass
@@ -81,7 +78,6 @@ def test_a_backend_that_cannot_speak_is_said_once_and_then_nothing_is_said() -> 
     speaker.close()
 
 
-@needs_espeak
 def test_espeak_ng_without_an_audio_device_is_found_out_at_start_and_said_once() -> None:
     """This machine has no sound card: espeak-ng exits 0 but says ALSA found no PCM device."""
     heard: list[str] = []
@@ -100,7 +96,6 @@ def test_a_missing_espeak_ng_names_the_package_to_install() -> None:
         EspeakNg("espeak-ng-not-here").speak("32 to 28", VoiceSettings())
 
 
-@needs_espeak
 def test_an_unknown_voice_cannot_speak() -> None:
     with pytest.raises(CannotSpeak, match="voice does not exist"):
         EspeakNg().render("32 to 28", VoiceSettings("zzz"), Path("/dev/null"))
@@ -112,7 +107,6 @@ def samples(path: Path) -> array.array[int]:
         return array.array("h", wav.readframes(wav.getnframes()))
 
 
-@needs_espeak
 def test_a_wav_is_not_silent_and_a_longer_text_is_longer(tmp_path: Path) -> None:
     short, long = tmp_path / "short.wav", tmp_path / "long.wav"
     backend = EspeakNg()
@@ -123,7 +117,6 @@ def test_a_wav_is_not_silent_and_a_longer_text_is_longer(tmp_path: Path) -> None
     assert len(loud) > 2 * len(quiet)
 
 
-@needs_espeak
 def test_rate_and_volume_reach_espeak_ng(tmp_path: Path) -> None:
     slow, fast, soft = tmp_path / "slow.wav", tmp_path / "fast.wav", tmp_path / "soft.wav"
     backend = EspeakNg()
