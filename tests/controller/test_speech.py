@@ -10,31 +10,17 @@ from pathlib import Path
 
 import pytest
 from rig import until
+from test_session_virtual import FirstMove, physical
 
 from controller.announcer import move_words, result_words
 from controller.config import Config
 from controller.session import Session
 from controller.squares import BoardMap
 from firmware_bridge.clock import ManualClock
-from firmware_bridge.device import MappedDevice
-from firmware_bridge.orientation import Orientation
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.speaker import RecordingBackend, Speaker
 from i18n import translator
 from rules import Board, Color, Game, Move, get_variant
-
-
-class FirstMove:
-    """The computer's player: the first legal move by its text (quick, the same every run)."""
-
-    def choose_move(self, board: Board, level: int) -> Move:
-        return min(board.legal_moves, key=board.move_text)
-
-
-def physical(hand: SimulatedDevice) -> MappedDevice:
-    """What the Session sees of a physical board whose switches ``hand`` works: not a SimulatedDevice."""
-    squares = frozenset((r, c) for r in range(hand.rows) for c in range(hand.cols))
-    return MappedDevice(hand, Orientation(hand.rows, hand.cols), squares)
 
 
 def cannot_speak(session: Session) -> list[str]:

@@ -7,7 +7,6 @@ tab."""
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,9 +14,8 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import BrowserContext, Page, Playwright
 from web_harness import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LiveServer,
+    browser,
     by_hand,
     click_square,
     live_server,
@@ -77,15 +75,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def context(pw: Playwright) -> Iterator[BrowserContext]:
     """One Chromium for the module; axe-core is injected past the page's CSP (it allows no inline script)."""
     assert AXE.exists(), f"{AXE} is missing: ./dev test installs it (npm install --prefix .npm axe-core)"
-    with tempfile.TemporaryDirectory(prefix="dboard-chromium-") as profile:
-        ctx = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    with browser(pw, bypass_csp=True) as ctx:
         ctx.set_default_timeout(15_000)
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+        yield ctx
 
 
 def in_language(context: BrowserContext, live: LiveServer, code: str) -> Page:
@@ -161,12 +153,7 @@ def test_no_serious_accessibility_violation_on_any_tab(context: BrowserContext, 
 
 
 def test_the_browsers_language_is_the_default(pw: Playwright, live: LiveServer) -> None:
-    with tempfile.TemporaryDirectory(prefix="dboard-chromium-") as profile:
-        ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
-                                                    args=CHROMIUM_ARGS, locale="nl-NL")
-        try:
-            page = open_page(ctx, live.url)
-            assert page.get_attribute("html", "lang") == "nl"
-            assert page.get_attribute("#language", "aria-label") == "Taal"
-        finally:
-            ctx.close()
+    with browser(pw, locale="nl-NL") as ctx:
+        page = open_page(ctx, live.url)
+        assert page.get_attribute("html", "lang") == "nl"
+        assert page.get_attribute("#language", "aria-label") == "Taal"

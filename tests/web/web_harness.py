@@ -140,12 +140,13 @@ def live_server(tmp: Path, **config: Any) -> Iterator[LiveServer]:
 
 
 @contextlib.contextmanager
-def browser(pw: Playwright) -> Iterator[BrowserContext]:
-    """A headless Debian Chromium with a fresh profile (never a downloaded browser)."""
+def browser(pw: Playwright, **options: Any) -> Iterator[BrowserContext]:
+    """A headless Debian Chromium with a fresh profile (never a downloaded browser); ``options`` are the
+    context's (``locale="nl-NL"``, ``bypass_csp=True``)."""
     with tempfile.TemporaryDirectory(prefix="dboard-chromium-") as profile:
         context = pw.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900}, accept_downloads=True)
+            viewport={"width": 1280, "height": 900}, accept_downloads=True, **options)
         context.set_default_timeout(10_000)
         try:
             yield context
