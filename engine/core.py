@@ -22,12 +22,15 @@ class NoLegalMoveError(EngineError, ValueError):
 
 
 class Engine:
-    """A draughts engine for one variant: `search()` for analysis, `choose_move()` to play at a level."""
+    """A draughts engine for one variant: `search()` for analysis, `choose_move()` to play at a level.
 
-    def __init__(self, variant: Variant | str) -> None:
+    `threads`: search threads of the compiled search (1: single-threaded and reproducible; the Pi has 4).
+    """
+
+    def __init__(self, variant: Variant | str, threads: int = 1) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.evaluator = Evaluator(self.variant)
-        self.searcher = make_searcher(self.evaluator)
+        self.searcher = make_searcher(self.evaluator, threads)
 
     def __repr__(self) -> str:
         return f"Engine({self.variant.id!r})"

@@ -24,6 +24,7 @@ from rules.native import available, load_extension, rules_params, unsupported
 logger = logging.getLogger(__name__)
 
 DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
+MAX_THREADS = 65               # the main search and up to 64 helpers (csrc/dsmp.h)
 
 
 @cache
@@ -89,7 +90,11 @@ def _since_capture_or_promotion(board: Board) -> int:
 
 
 class NativeSearcher(Searcher):
-    """A Searcher whose tree search and evaluation run in C (same results API, much faster)."""
+    """A Searcher whose tree search and evaluation run in C (same results API, much faster).
+
+    `threads` > 1: each iteration also runs threads - 1 helpers over the shared table (Lazy SMP,
+    csrc/dsmp.h), not reproducible from run to run; 1 is the single-threaded search, node for node.
+    """
 
     def __init__(
         self,
@@ -97,6 +102,7 @@ class NativeSearcher(Searcher):
         tt_entries: int = DEFAULT_TT_ENTRIES,
         extend_single_replies: bool = True,
         reductions: bool = True,
+        threads: int = 1,
     ) -> None:
         module = compiled()
         if module is None:
@@ -104,6 +110,8 @@ class NativeSearcher(Searcher):
         reason = unsupported_search(evaluator)
         if reason is not None:
             raise ValueError(f"the native engine cannot play {evaluator.variant.id}: {reason}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"search threads must be 1..{MAX_THREADS}, got {threads}")
         super().__init__(evaluator, tt_entries, extend_single_replies)
         v = evaluator.variant
         options = {
@@ -113,6 +121,7 @@ class NativeSearcher(Searcher):
             "endgame_rules": int(v.endgame_rules),
             "extend_single": int(extend_single_replies),
             "reductions": int(reductions),
+            "threads": threads,
         }
         self._native = module.Searcher(rules_params(v), eval_params(evaluator), options)
         self._since_cp = 0
@@ -211,12 +220,17 @@ class NativeSearcher(Searcher):
         return None if key is None else (self._line(board, [key]) or (None,))[0]
 
 
-def make_searcher(evaluator: Evaluator) -> Searcher:
-    """The compiled searcher when it is built and fits the variant and evaluator, else the Python one."""
+def make_searcher(evaluator: Evaluator, threads: int = 1) -> Searcher:
+    """The compiled searcher when it is built and fits the variant and evaluator, else the Python one.
+
+    `threads` > 1 is the compiled parallel search; the Python searcher has one thread whatever it says.
+    """
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"search threads must be 1..{MAX_THREADS}, got {threads}")
     if available() and compiled() is not None:
         reason = unsupported_search(evaluator)
         if reason is None:
-            return NativeSearcher(evaluator)
+            return NativeSearcher(evaluator, threads=threads)
         if unsupported(evaluator.variant) is None:   # (rules.native says so of a variant beyond it)
             logger.info("draughts-board: the engine searches %s in Python (%s)", evaluator.variant.id, reason)
     return Searcher(evaluator)

@@ -12,6 +12,7 @@
 #include "dparams.h"
 #include "deval.h"
 #include "dsearch.h"
+#include "dsmp.h"
 
 typedef struct {
     PyObject_HEAD
@@ -22,6 +23,7 @@ typedef struct {
     PyThreadState *ts;
     int stop_error;
     MoveList root;
+    Smp smp;   /* the helper threads of the parallel search (none: the single-threaded search) */
 } SearcherObject;
 
 static PyTypeObject SearcherType;
@@ -149,6 +151,7 @@ static int eval_from_params(Eval *E, int n, PyObject *params) {
  * The type
  * ------------------------------------------------------------------------------------------------- */
 static void searcher_dealloc(SearcherObject *self) {
+    smp_free(&self->smp);
     if (self->s) {
         search_free(self->s);
         PyMem_RawFree(self->s);
@@ -191,7 +194,9 @@ static PyObject *searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     s->extend_single = (int)x;
     if (opt_int(opts, "reductions", 0, 1, &x)) goto fail;
     s->reductions = (int)x;
-    if (search_init(s, entries) || ml_init(&self->root, 0)) {
+    if (opt_int(opts, "threads", 1, SMP_MAX_THREADS + 1, &x)) goto fail;
+    int threads = (int)x;
+    if (search_init(s, entries) || ml_init(&self->root, 0) || smp_init(&self->smp, s, threads - 1)) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
@@ -202,8 +207,8 @@ fail:
 }
 
 static PyObject *searcher_repr(SearcherObject *self) {
-    return PyUnicode_FromFormat("<engine._native.Searcher: %d squares, %zu table entries>", self->s->R.n,
-                                (size_t)(self->s->tt_mask + 1));
+    return PyUnicode_FromFormat("<engine._native.Searcher: %d squares, %zu table entries, %d threads>",
+                                self->s->R.n, (size_t)(self->s->tt_mask + 1), self->smp.n + 1);
 }
 
 static int check_idle(SearcherObject *self) {
@@ -353,7 +358,11 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     search_begin(s, seconds, (uint64_t)node_limit);
     res.completed = res.has_move = res.improved = 0;
     res.pv.n = 0;
-    if (self->root.n) RUN_SEARCH(self, stop, root_search(s, &ri, &self->root, depth, &res));
+    uint64_t helper_nodes = 0;
+    if (self->root.n && self->smp.n)
+        RUN_SEARCH(self, stop, helper_nodes = smp_iterate(&self->smp, s, &ri, &self->root, depth, &res));
+    else if (self->root.n)
+        RUN_SEARCH(self, stop, root_search(s, &ri, &self->root, depth, &res));
     if (self->stop_error) return NULL;
     PyObject *pv = PyList_New(0);
     if (!pv) return NULL;
@@ -369,7 +378,7 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
         }
     }
     return Py_BuildValue("(OiNK)", res.completed || !self->root.n ? Py_True : Py_False, res.has_move ? res.score : 0,
-                         pv, (unsigned long long)s->nodes);
+                         pv, (unsigned long long)(s->nodes + helper_nodes));
 }
 
 static PyObject *searcher_score_moves(SearcherObject *self, PyObject *args) {
@@ -441,6 +450,7 @@ static PyObject *searcher_new_search(SearcherObject *self, PyObject *Py_UNUSED(i
 static PyObject *searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored)) {
     if (check_idle(self)) return NULL;
     search_clear(self->s);
+    smp_clear(&self->smp);
     Py_RETURN_NONE;
 }
 

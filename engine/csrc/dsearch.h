@@ -9,6 +9,7 @@
 #ifndef DSEARCH_H
 #define DSEARCH_H
 
+#include <stdatomic.h>
 #include <time.h>
 
 #include "dcore.h"
@@ -73,6 +74,7 @@ struct Search {
     int quiet_limit;           /* no-progress draw in plies, 0 when off */
     int draw_root;             /* a draw by rule for the side to move at the root (contempt, Searcher.draw_value) */
     int extension_plies;
+    atomic_int *stop_flag; /* a helper thread of the parallel search: stop when set (NULL: the main search) */
     PvLine pv[S_MAX_PLY + 2];
 };
 
@@ -234,6 +236,7 @@ static int check_abort(Search *s) {
     if (s->node_limit && s->nodes >= s->node_limit) return s->aborted = 1;
     if (s->nodes >= s->next_check) {
         s->next_check = s->nodes + 1024;
+        if (s->stop_flag && atomic_load_explicit(s->stop_flag, memory_order_relaxed)) return s->aborted = 1;
         if (s_now() > s->deadline) return s->aborted = 1;
         if (s->stop_fn && ++s->checks % 16 == 0 && s->stop_fn(s)) return s->aborted = 1;
     }
