@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import asdict, dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -25,6 +26,24 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
 MAX_THREADS = 65               # the main search and up to 64 helpers (csrc/dsmp.h)
+
+
+@dataclass(frozen=True)
+class Selectivity:
+    """How the compiled search prunes beyond alpha-beta (only with `reductions`; 0 turns a technique off).
+
+    lmr: 1 reduces late quiet moves by log(depth) * log(move number) * 100 / lmr_divisor plies (one less
+    at PV nodes), 0 by the old fixed 1 or 2; probcut_margin: a search probcut_reduction plies shallower
+    that clears beta by this margin (hundredths of a man) cuts the node, from probcut_depth on;
+    aspiration: the root's window around the last iteration's score, from depth 4.
+    """
+
+    lmr: int = 0
+    lmr_divisor: int = 200
+    probcut_margin: int = 0
+    probcut_reduction: int = 4
+    probcut_depth: int = 6
+    aspiration: int = 0
 
 
 @cache
@@ -103,6 +122,7 @@ class NativeSearcher(Searcher):
         extend_single_replies: bool = True,
         reductions: bool = True,
         threads: int = 1,
+        selectivity: Selectivity = Selectivity(),
     ) -> None:
         module = compiled()
         if module is None:
@@ -122,6 +142,7 @@ class NativeSearcher(Searcher):
             "extend_single": int(extend_single_replies),
             "reductions": int(reductions),
             "threads": threads,
+            **asdict(selectivity),
         }
         self._native = module.Searcher(rules_params(v), eval_params(evaluator), options)
         self._since_cp = 0
@@ -186,7 +207,7 @@ class NativeSearcher(Searcher):
         if len(moves) != len(board.legal_moves):
             only = [(m.from_square, m.to_square, sum(1 << s for s in set(m.captures))) for m in moves]
         completed, score, keys, nodes = self._native.iterate(
-            *self._root_args(board), depth, self._seconds_left(), limit, self._stop_callable(), only)
+            *self._root_args(board), depth, self._seconds_left(), limit, self._stop_callable(), only, guess)
         self.nodes += nodes
         pv = self._line(board, keys)
         if not completed:

@@ -194,6 +194,19 @@ static PyObject *searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     s->extend_single = (int)x;
     if (opt_int(opts, "reductions", 0, 1, &x)) goto fail;
     s->reductions = (int)x;
+    if (opt_int(opts, "lmr", 0, 1, &x)) goto fail;
+    s->lmr = (int)x;
+    if (opt_int(opts, "lmr_divisor", 10, 10000, &x)) goto fail;
+    s->lmr_divisor = (int)x;
+    if (opt_int(opts, "probcut_margin", 0, 10000, &x)) goto fail;
+    s->probcut_margin = (int)x;
+    if (opt_int(opts, "probcut_reduction", 1, 16, &x)) goto fail;
+    s->probcut_reduction = (int)x;
+    if (opt_int(opts, "probcut_depth", 2, 64, &x)) goto fail;
+    s->probcut_depth = (int)x;
+    if (opt_int(opts, "aspiration", 0, 10000, &x)) goto fail;
+    s->aspiration = (int)x;
+    lmr_init(s);
     if (opt_int(opts, "threads", 1, SMP_MAX_THREADS + 1, &x)) goto fail;
     int threads = (int)x;
     if (search_init(s, entries) || ml_init(&self->root, 0) || smp_init(&self->smp, s, threads - 1)) {
@@ -343,13 +356,13 @@ static PyObject *move_tuple(const Rules *R, const DMove *m) {
 
 static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     PyObject *own, *opp, *kings, *color, *game_keys, *stop, *only;
-    int quiet, quiet_limit, cp, draw, depth;
+    int quiet, quiet_limit, cp, draw, depth, guess = 0;
     double seconds;
     unsigned long long node_limit;
     RootInfo ri;
     RootResult res;
-    if (!PyArg_ParseTuple(args, "OOOOOiiiiidKOO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
-                          &draw, &depth, &seconds, &node_limit, &stop, &only))
+    if (!PyArg_ParseTuple(args, "OOOOOiiiiidKOO|i", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit,
+                          &cp, &draw, &depth, &seconds, &node_limit, &stop, &only, &guess))
         return NULL;
     if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, draw, depth, stop, &ri))
         return NULL;
@@ -360,9 +373,9 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     res.pv.n = 0;
     uint64_t helper_nodes = 0;
     if (self->root.n && self->smp.n)
-        RUN_SEARCH(self, stop, helper_nodes = smp_iterate(&self->smp, s, &ri, &self->root, depth, &res));
+        RUN_SEARCH(self, stop, helper_nodes = smp_iterate(&self->smp, s, &ri, &self->root, depth, guess, &res));
     else if (self->root.n)
-        RUN_SEARCH(self, stop, root_search(s, &ri, &self->root, depth, &res));
+        RUN_SEARCH(self, stop, root_search(s, &ri, &self->root, depth, guess, &res));
     if (self->stop_error) return NULL;
     PyObject *pv = PyList_New(0);
     if (!pv) return NULL;
@@ -457,7 +470,8 @@ static PyObject *searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignore
 static PyMethodDef searcher_methods[] = {
     {"iterate", (PyCFunction)searcher_iterate, METH_VARARGS,
      "iterate(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, draw, depth, seconds, "
-     "node_limit, stop, root_moves) -> (completed, score, pv, nodes): one iteration at the root"},
+     "node_limit, stop, root_moves[, guess]) -> (completed, score, pv, nodes): one iteration at the root (guess: the "
+     "last iteration's score, where the aspiration window starts)"},
     {"score_moves", (PyCFunction)searcher_score_moves, METH_VARARGS,
      "score_moves(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, draw, depth, window, "
      "seconds, stop) -> ([(from, to, captured, score)] or None if stopped, nodes)"},

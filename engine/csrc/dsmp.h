@@ -25,6 +25,7 @@ typedef struct {
     RootInfo ri;
     MoveList root;   /* its own copy of the root moves (root_search reorders them) */
     int depth;       /* the first depth it searches */
+    int guess;       /* the score its aspiration window starts around */
     pthread_t thread;
     int running;
 } Helper;
@@ -77,8 +78,9 @@ static void *smp_helper_main(void *arg) {
     Helper *h = (Helper *)arg;
     for (int d = h->depth; d <= S_MAX_PLY; d++) {
         RootResult r;
-        root_search(&h->s, &h->ri, &h->root, d, &r);
+        root_search(&h->s, &h->ri, &h->root, d, h->guess, &r);
         if (h->s.aborted || atomic_load_explicit(h->s.stop_flag, memory_order_relaxed)) break;
+        if (r.has_move) h->guess = r.score;
     }
     return NULL;
 }
@@ -91,6 +93,13 @@ static int smp_prepare(Smp *smp, Helper *h, const Search *main, const RootInfo *
     s->endgame_rules = main->endgame_rules;
     s->extend_single = main->extend_single;
     s->reductions = main->reductions;
+    s->lmr = main->lmr;
+    s->lmr_divisor = main->lmr_divisor;
+    memcpy(s->lmr_table, main->lmr_table, sizeof s->lmr_table);
+    s->probcut_margin = main->probcut_margin;
+    s->probcut_reduction = main->probcut_reduction;
+    s->probcut_depth = main->probcut_depth;
+    s->aspiration = main->aspiration;
     s->age = main->age;
     memcpy(s->game_keys, main->game_keys, sizeof s->game_keys);
     s->ngame = main->ngame;
@@ -116,18 +125,19 @@ static int smp_prepare(Smp *smp, Helper *h, const Search *main, const RootInfo *
 }
 
 /* root_search() on main with the helpers searching alongside; returns the nodes of the helpers. */
-static uint64_t smp_iterate(Smp *smp, Search *main, const RootInfo *ri, MoveList *moves, int depth,
+static uint64_t smp_iterate(Smp *smp, Search *main, const RootInfo *ri, MoveList *moves, int depth, int guess,
                             RootResult *out) {
     atomic_store(&smp->stop, 0);
     for (int i = 0; i < smp->n; i++) {
         Helper *h = smp->h[i];
         h->running = 0;
         h->depth = depth + (i % 2 == 0 ? 1 : 0);
+        h->guess = guess;
         if (h->depth > S_MAX_PLY) h->depth = S_MAX_PLY;
         if (smp_prepare(smp, h, main, ri, moves)) continue;
         h->running = pthread_create(&h->thread, NULL, smp_helper_main, h) == 0;
     }
-    root_search(main, ri, moves, depth, out);
+    root_search(main, ri, moves, depth, guess, out);
     atomic_store(&smp->stop, 1);
     uint64_t nodes = 0;
     for (int i = 0; i < smp->n; i++) {
