@@ -53,7 +53,8 @@ def engine_with(variant: str, setting: dict[str, int]) -> Engine:
     return engine
 
 
-def rate(variant: str, boards: list[Board], seconds: float, setting: dict[str, int]) -> tuple[float, list[int]]:
+def rate(variant: str, boards: list[Board], seconds: float,
+         setting: dict[str, int]) -> tuple[float, list[int]]:
     """(nodes per wall-clock second, depths) of fresh engines with `setting` over `boards`."""
     nodes = wall = 0.0
     depths = []
@@ -117,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     a, b = parse_setting(args.a), parse_setting(args.b)
     boards = middlegames(args.variant, args.positions)
-    print(f"{args.variant}: A = {args.a or 'default'}, B = {args.b or 'default'}; {args.positions} middlegame "
-          f"positions, {args.time:g} s a search, fresh engine each", flush=True)
+    print(f"{args.variant}: A = {args.a or 'default'}, B = {args.b or 'default'}; {args.positions} "
+          f"middlegame positions, {args.time:g} s a search, fresh engine each", flush=True)
     rate_a, depths_a = rate(args.variant, boards, args.time, a)
     rate_b, depths_b = rate(args.variant, boards, args.time, b)
     for name, nps, depths in (("A", rate_a, depths_a), ("B", rate_b, depths_b)):
@@ -134,8 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     with mp.get_context("spawn").Pool(args.jobs) as pool:
         for done, (job, score, why, plies) in enumerate(pool.imap_unordered(play, jobs), 1):
             scores.append(score)
-            print(f"[{done}/{len(jobs)} {time.perf_counter() - start:5.0f}s] A ({'white' if job.a_is_white else 'black'})"
-                  f": {score:g} {why}, {plies} plies; running {100 * sum(scores) / len(scores):.1f}%", flush=True)
+            side = "white" if job.a_is_white else "black"
+            print(f"[{done}/{len(jobs)} {time.perf_counter() - start:5.0f}s] A ({side}): {score:g} {why}, "
+                  f"{plies} plies; running {100 * sum(scores) / len(scores):.1f}%", flush=True)
     mean, half = interval(scores)
     wins, draws = scores.count(1.0), scores.count(0.5)
     print(f"A vs B: {len(scores)} games, +{wins} ={draws} -{len(scores) - wins - draws}: "
