@@ -1,15 +1,18 @@
 """Two settings of the compiled search against each other: node rate, depth in a given time, and a match.
 
 Usage: python bench/parallel.py [--a threads=2] [--b threads=1] [--variant international] [--time 1.0]
-                                [--positions 5] [--games 40] [--move-time 0.2] [--jobs 1] [--max-plies 200]
+                                [--positions 5] [--depth 0] [--games 40] [--move-time 0.2] [--jobs 1]
+                                [--max-plies 200]
 
 A and B are NativeSearcher keyword settings (`threads=2`, `reductions=0`, several joined by commas); the
 defaults measure the parallel search against the single thread. Part 1: on bench/search.py's seeded
 middlegames, each setting searches `--time` seconds on a fresh engine: nodes per wall-clock second (the
-threads share the clock, so CPU time would hide what they add), depth reached, and A / B. Part 2: A's top
-level against B's at `--move-time` a move, from bench/match.py's balanced openings, each played twice with
-the colors swapped; prints every result and A's score with its 95% interval. With threads > 1 play one game at
-a time (`--jobs 1`): a game's two engines move in turn, so a 2-thread search has both cores while it thinks.
+threads share the clock, so CPU time would hide what they add), depth reached, and A / B; with --depth,
+the nodes each needs to finish that depth (what selectivity saves, whatever else the machine runs).
+Part 2: A's top level against B's at `--move-time` a move, from bench/match.py's balanced openings, each
+played twice with the colors swapped; prints every result and A's score with its 95% interval. With
+threads > 1 play one game at a time (`--jobs 1`): a game's two engines move in turn, so a 2-thread
+search has both cores while it thinks.
 """
 
 from __future__ import annotations
@@ -111,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="international")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a search in part 1")
     parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument("--depth", type=int, default=0,
+                        help="also the nodes each setting needs to finish this depth (not timed: load-proof)")
     parser.add_argument("--games", type=int, default=40, help="games in part 2 (0: none)")
     parser.add_argument("--move-time", type=float, default=0.2)
     parser.add_argument("--jobs", type=int, default=1)
@@ -125,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, nps, depths in (("A", rate_a, depths_a), ("B", rate_b, depths_b)):
         print(f"  {name}: {nps:>12,.0f} nodes/s  depth mean {sum(depths) / len(depths):.1f}  {depths}")
     print(f"  node rate A / B: {rate_a / rate_b:.2f}", flush=True)
+    if args.depth:
+        counts = [[engine_with(args.variant, setting).search(board, SearchLimits(depth=args.depth)).nodes
+                   for board in boards] for setting in (a, b)]
+        total_a, total_b = sum(counts[0]), sum(counts[1])
+        print(f"  nodes to depth {args.depth}: A {total_a:,} {counts[0]}\n"
+              f"                    B {total_b:,} {counts[1]}; A / B {total_a / total_b:.2f}", flush=True)
     if args.games <= 0:
         return 0
     jobs = [Job(args.variant, args.a, args.b, fen, white, args.move_time, args.max_plies)
