@@ -32,18 +32,22 @@ MAX_THREADS = 65               # the main search and up to 64 helpers (csrc/dsmp
 class Selectivity:
     """How the compiled search prunes beyond alpha-beta (only with `reductions`; 0 turns a technique off).
 
-    lmr: 1 reduces late quiet moves by log(depth) * log(move number) * 100 / lmr_divisor plies (one less
-    at PV nodes), 0 by the old fixed 1 or 2; probcut_margin: a search probcut_reduction plies shallower
-    that clears beta by this margin (hundredths of a man) cuts the node, from probcut_depth on;
-    aspiration: the root's window around the last iteration's score, from depth 4.
+    probcut_margin: a search probcut_reduction plies shallower that clears beta by this margin (hundredths
+    of a man) cuts the node, from probcut_depth on, where no capture is compulsory; lmr: 1 reduces late
+    quiet moves by log(depth) * log(move number) * 100 / lmr_divisor plies (one less at PV nodes), 0 by the
+    fixed 1 or 2 plies; aspiration: the root's window around the last iteration's score, from depth 4;
+    history_malus (move ordering, with or without `reductions`): quiet moves tried before a cutoff lose
+    history. The defaults are what won at equal time (bench/parallel.py, engine/README.md): ProbCut on,
+    the others off.
     """
 
     lmr: int = 0
-    lmr_divisor: int = 200
-    probcut_margin: int = 0
+    lmr_divisor: int = 150
+    probcut_margin: int = 25
     probcut_reduction: int = 4
-    probcut_depth: int = 6
+    probcut_depth: int = 5
     aspiration: int = 0
+    history_malus: int = 0
 
 
 @cache

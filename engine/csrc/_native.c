@@ -206,6 +206,8 @@ static PyObject *searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     s->probcut_depth = (int)x;
     if (opt_int(opts, "aspiration", 0, 10000, &x)) goto fail;
     s->aspiration = (int)x;
+    if (opt_int(opts, "history_malus", 0, 1, &x)) goto fail;
+    s->history_malus = (int)x;
     lmr_init(s);
     if (opt_int(opts, "threads", 1, SMP_MAX_THREADS + 1, &x)) goto fail;
     int threads = (int)x;

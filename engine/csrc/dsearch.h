@@ -58,6 +58,7 @@ struct Search {
     int no_move_loses, king_vs_single_man, endgame_rules, extend_single, reductions;
     /* selectivity (engine.native.Selectivity): late-move reductions by table, ProbCut, root aspiration */
     int lmr, lmr_divisor, probcut_margin, probcut_reduction, probcut_depth, aspiration;
+    int history_malus; /* ordering: the quiet moves searched before a cutoff lose what the cutting one gains */
     int8_t lmr_table[64][64];
     /* tables kept between searches */
     TTEntry *tt;
@@ -307,6 +308,17 @@ static void note_cutoff(Search *s, const DMove *m, int ply, int depth) {
     *h = *h + d2 > (1 << 28) ? (1 << 28) : *h + d2;
 }
 
+/* The quiet moves before the i-th of ml (they failed to cut) lose depth^2 of history, floored. */
+static void history_malus(Search *s, const MoveList *ml, int i, int depth) {
+    int d2 = depth > 0 ? depth * depth : 0;
+    for (int j = 0; j < i; j++) {
+        const DMove *m = &ml->m[j];
+        if (m->ncap) continue;
+        int32_t *h = &s->history[m->from][m->to];
+        *h = *h - d2 < -(1 << 28) ? -(1 << 28) : *h - d2;
+    }
+}
+
 /* ---------------------------------------------------------------------------------------------------
  * The tree
  * ------------------------------------------------------------------------------------------------- */
@@ -429,7 +441,10 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
             if (score > alpha) {
                 alpha = score;
                 if (alpha >= beta) {
-                    if (!captures) note_cutoff(s, m, ply, depth);
+                    if (!captures) {
+                        note_cutoff(s, m, ply, depth);
+                        if (s->history_malus) history_malus(s, ml, i, depth);
+                    }
                     break;
                 }
             }

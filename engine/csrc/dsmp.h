@@ -100,6 +100,7 @@ static int smp_prepare(Smp *smp, Helper *h, const Search *main, const RootInfo *
     s->probcut_reduction = main->probcut_reduction;
     s->probcut_depth = main->probcut_depth;
     s->aspiration = main->aspiration;
+    s->history_malus = main->history_malus;
     s->age = main->age;
     memcpy(s->game_keys, main->game_keys, sizeof s->game_keys);
     s->ngame = main->ngame;
