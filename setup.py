@@ -44,7 +44,6 @@ setup(
             include_dirs=["rules/csrc", "engine/csrc"],
             extra_compile_args=[*FLAGS, "-pthread"],
             extra_link_args=["-pthread"],
-            libraries=["m"],
             optional=True,
         ),
     ],

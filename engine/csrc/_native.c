@@ -377,7 +377,7 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     if (self->root.n && self->smp.n)
         RUN_SEARCH(self, stop, helper_nodes = smp_iterate(&self->smp, s, &ri, &self->root, depth, guess, &res));
     else if (self->root.n)
-        RUN_SEARCH(self, stop, root_search(s, &ri, &self->root, depth, guess, &res));
+        RUN_SEARCH(self, stop, root_search_from(s, &ri, &self->root, depth, guess, &res));
     if (self->stop_error) return NULL;
     PyObject *pv = PyList_New(0);
     if (!pv) return NULL;

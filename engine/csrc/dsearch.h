@@ -10,7 +10,6 @@
 #ifndef DSEARCH_H
 #define DSEARCH_H
 
-#include <math.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -111,11 +110,27 @@ static int search_init(Search *s, size_t tt_entries) {
     return 0;
 }
 
-/* Late-move reductions by depth and move number: log(depth) * log(move) * 100 / lmr_divisor, rounded. */
+/* The natural logarithm of x >= 1 without libm (the plain C harness links none): halve to [1, 2), then
+ * the atanh series, which converges fast there. */
+static double s_ln(double x) {
+    int k = 0;
+    while (x >= 2.0) {
+        x /= 2.0;
+        k++;
+    }
+    double y = (x - 1.0) / (x + 1.0), y2 = y * y, term = y, sum = 0.0;
+    for (int n = 1; n < 40; n += 2) {
+        sum += term / n;
+        term *= y2;
+    }
+    return k * 0.6931471805599453 + 2.0 * sum;
+}
+
+/* Late-move reductions by depth and move number: ln(depth) * ln(move) * 100 / lmr_divisor, rounded. */
 static void lmr_init(Search *s) {
     for (int d = 0; d < 64; d++)
         for (int i = 0; i < 64; i++) {
-            double r = d && i ? log((double)d) * log((double)i) * 100.0 / s->lmr_divisor + 0.5 : 0.0;
+            double r = d && i ? s_ln((double)d) * s_ln((double)i) * 100.0 / s->lmr_divisor + 0.5 : 0.0;
             s->lmr_table[d][i] = (int8_t)(r > 60 ? 60 : r);
         }
 }
@@ -521,8 +536,10 @@ static int root_window(Search *s, const RootInfo *ri, MoveList *moves, int depth
 }
 
 /* One iteration at the root (Searcher._root): every move of `moves` with PVS. With s->aspiration, from
- * depth 4 on, first inside guess +- s->aspiration, the side that fails widened fourfold each time. */
-static void root_search(Search *s, const RootInfo *ri, MoveList *moves, int depth, int guess, RootResult *out) {
+ * depth 4 on, first inside guess +- s->aspiration, the side that fails widened fourfold each time (a guess
+ * of -S_INF or a mate score: the full window). */
+static void root_search_from(Search *s, const RootInfo *ri, MoveList *moves, int depth, int guess,
+                             RootResult *out) {
     const Rules *R = &s->R;
     const Pos *p = &ri->root;
     uint64_t key = pos_key(R, p);
@@ -556,6 +573,11 @@ static void root_search(Search *s, const RootInfo *ri, MoveList *moves, int dept
     }
     if (out->has_move) tt_store(s, key, depth, S_EXACT, out->score, &out->best);
     out->completed = 1;
+}
+
+/* One iteration with no score to start the aspiration window from (a full window). */
+static void root_search(Search *s, const RootInfo *ri, MoveList *moves, int depth, RootResult *out) {
+    root_search_from(s, ri, moves, depth, -S_INF, out);
 }
 
 /* Scores of every root move at `depth` (Searcher.score_moves): exact within `window` of the best so far,

@@ -78,7 +78,7 @@ static void *smp_helper_main(void *arg) {
     Helper *h = (Helper *)arg;
     for (int d = h->depth; d <= S_MAX_PLY; d++) {
         RootResult r;
-        root_search(&h->s, &h->ri, &h->root, d, h->guess, &r);
+        root_search_from(&h->s, &h->ri, &h->root, d, h->guess, &r);
         if (h->s.aborted || atomic_load_explicit(h->s.stop_flag, memory_order_relaxed)) break;
         if (r.has_move) h->guess = r.score;
     }
@@ -138,7 +138,7 @@ static uint64_t smp_iterate(Smp *smp, Search *main, const RootInfo *ri, MoveList
         if (smp_prepare(smp, h, main, ri, moves)) continue;
         h->running = pthread_create(&h->thread, NULL, smp_helper_main, h) == 0;
     }
-    root_search(main, ri, moves, depth, guess, out);
+    root_search_from(main, ri, moves, depth, guess, out);
     atomic_store(&smp->stop, 1);
     uint64_t nodes = 0;
     for (int i = 0; i < smp->n; i++) {
