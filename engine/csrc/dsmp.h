@@ -3,8 +3,8 @@
  * result is played, the helpers' work reaches it through the table (their entries cut its subtrees short).
  *
  * One iteration: smp_iterate() starts the helpers (the first, third, ... one ply deeper than the main thread,
- * the others at its depth, each then deepening on its own), runs root_search() on the main Search, then raises the shared stop flag and joins
- * them. The helpers never call Python (only the main thread does, with the GIL), so they poll the flag and
+ * the others at its depth, each then deepening on its own), runs root_search_from() on the main Search, then
+ * raises the shared stop flag and joins them. The helpers never call Python (only the main thread does, with the GIL), so they poll the flag and
  * the deadline. With no helpers the main search runs exactly as it does alone.
  *
  * The table is shared without locks, as Lazy SMP engines do: a 16-byte entry written by one thread while
