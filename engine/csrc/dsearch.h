@@ -57,7 +57,7 @@ struct Search {
     int no_move_loses, king_vs_single_man, endgame_rules, extend_single, reductions;
     /* selectivity (engine.native.Selectivity): late-move reductions by table, ProbCut, root aspiration */
     int lmr, lmr_divisor, probcut_margin, probcut_reduction, probcut_depth, aspiration;
-    int history_malus; /* ordering: the quiet moves searched before a cutoff lose what the cutting one gains */
+    int history_malus; /* ordering: the quiet moves tried before a cutoff lose what the cutting one gains */
     int8_t lmr_table[64][64];
     /* tables kept between searches */
     TTEntry *tt;
