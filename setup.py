@@ -15,7 +15,8 @@ HERE = Path(__file__).resolve().parent
 
 # Portable C11: the same sources build on x86-64 and on a Raspberry Pi (aarch64, armv7) with gcc. The one
 # architecture flag is -mpopcnt, added only when this (x86) machine has the instruction; without it the
-# code counts bits in plain C.
+# code counts bits in plain C. The engine's parallel search uses POSIX threads: gcc's -pthread, when
+# compiling and linking, is the portable way to ask for them (glibc on x86-64 and on the Pi's Debian).
 
 
 def _has_popcnt() -> bool:
@@ -61,10 +62,11 @@ setup(
         Extension(
             "engine._native",
             sources=["engine/csrc/_native.c"],
-            depends=[*RULES_HEADERS, "engine/csrc/deval.h", "engine/csrc/dsearch.h",
+            depends=[*RULES_HEADERS, "engine/csrc/deval.h", "engine/csrc/dsearch.h", "engine/csrc/dsmp.h",
                      "engine/csrc/dendgame.h"],
             include_dirs=["rules/csrc", "engine/csrc"],
-            extra_compile_args=FLAGS,
+            extra_compile_args=[*FLAGS, "-pthread"],
+            extra_link_args=["-pthread"],
             optional=True,
         ),
     ],

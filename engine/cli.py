@@ -9,6 +9,7 @@ from engine.core import Engine
 from engine.dxp import BETWEEN_MOVES, FIRST_RECORD, HANDSHAKE, MARGIN
 from engine.endgame import DEFAULT_DATA_DIR
 from engine.limits import SearchLimits, SearchProgress, format_score
+from engine.native import MAX_THREADS
 from rules import VARIANT_IDS, Board, Color, get_variant
 from rules.cli import quiet_by_default
 
@@ -32,7 +33,7 @@ def _analyse(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    result = Engine(board.variant).search(board, limits, on_progress=show)
+    result = Engine(board.variant, threads=args.threads).search(board, limits, on_progress=show)
     if result.move is None:
         print("no legal move: the game is over")
         return 0
@@ -150,6 +151,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", help="position (PDN FEN); default the start position")
     p.add_argument("--time", type=_seconds, help="seconds to think (default 2 unless --depth)")
     p.add_argument("--depth", type=int, help="plies to search")
+    p.add_argument("--threads", type=int, default=1, choices=range(1, MAX_THREADS + 1),
+                   metavar=f"1-{MAX_THREADS}",
+                   help="search threads (default 1; more search deeper on more cores, not reproducibly)")
     p.set_defaults(func=_analyse)
 
     p = sub.add_parser("hint", help="suggest a move for the side to move",

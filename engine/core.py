@@ -23,13 +23,18 @@ class NoLegalMoveError(EngineError, ValueError):
 
 
 class Engine:
-    """A draughts engine for one variant: `search()` for analysis, `choose_move()` to play at a level."""
+    """A draughts engine for one variant: `search()` for analysis, `choose_move()` to play at a level.
 
-    def __init__(self, variant: Variant | str, endgames: EndgameTables | None = None) -> None:
+    `threads`: search threads of the compiled search (1: single-threaded and reproducible; the Pi has 4).
+    `endgames`: the endgame tables the search probes (engine.endgame, loaded by the caller).
+    """
+
+    def __init__(self, variant: Variant | str, threads: int = 1,
+                 endgames: EndgameTables | None = None) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.evaluator = Evaluator(self.variant)
-        self.searcher = make_searcher(self.evaluator)
-        if endgames is not None:   # (engine.endgame: the tables the search probes, loaded by the caller)
+        self.searcher = make_searcher(self.evaluator, threads)
+        if endgames is not None:
             self.searcher.set_endgames(endgames)
 
     def __repr__(self) -> str:

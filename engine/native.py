@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import asdict, dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -24,6 +25,29 @@ from rules.native import available, load_extension, rules_params, unsupported
 logger = logging.getLogger(__name__)
 
 DEFAULT_TT_ENTRIES = 1 << 20   # 16 MB: buckets of four 16-byte entries
+MAX_THREADS = 65               # the main search and up to 64 helpers (csrc/dsmp.h)
+
+
+@dataclass(frozen=True)
+class Selectivity:
+    """How the compiled search prunes beyond alpha-beta (only with `reductions`; 0 turns a technique off).
+
+    probcut_margin: a search probcut_reduction plies shallower that clears beta by this margin (hundredths
+    of a man) cuts the node, from probcut_depth on, where no capture is compulsory; lmr: 1 reduces late
+    quiet moves by log(depth) * log(move number) * 100 / lmr_divisor plies (one less at PV nodes), 0 by the
+    fixed 1 or 2 plies; aspiration: the root's window around the last iteration's score, from depth 4;
+    history_malus (move ordering, with or without `reductions`): quiet moves tried before a cutoff lose
+    history. The defaults are what won at equal time (bench/parallel.py, engine/README.md): ProbCut on,
+    the others off.
+    """
+
+    lmr: int = 0
+    lmr_divisor: int = 150
+    probcut_margin: int = 25
+    probcut_reduction: int = 4
+    probcut_depth: int = 5
+    aspiration: int = 0
+    history_malus: int = 0
 
 
 @cache
@@ -89,7 +113,11 @@ def _since_capture_or_promotion(board: Board) -> int:
 
 
 class NativeSearcher(Searcher):
-    """A Searcher whose tree search and evaluation run in C (same results API, much faster)."""
+    """A Searcher whose tree search and evaluation run in C (same results API, much faster).
+
+    `threads` > 1: each iteration also runs threads - 1 helpers over the shared table (Lazy SMP,
+    csrc/dsmp.h), not reproducible from run to run; 1 is the single-threaded search, node for node.
+    """
 
     def __init__(
         self,
@@ -97,6 +125,8 @@ class NativeSearcher(Searcher):
         tt_entries: int = DEFAULT_TT_ENTRIES,
         extend_single_replies: bool = True,
         reductions: bool = True,
+        threads: int = 1,
+        selectivity: Selectivity = Selectivity(),
     ) -> None:
         module = compiled()
         if module is None:
@@ -104,6 +134,8 @@ class NativeSearcher(Searcher):
         reason = unsupported_search(evaluator)
         if reason is not None:
             raise ValueError(f"the native engine cannot play {evaluator.variant.id}: {reason}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"search threads must be 1..{MAX_THREADS}, got {threads}")
         super().__init__(evaluator, tt_entries, extend_single_replies)
         v = evaluator.variant
         options = {
@@ -113,6 +145,8 @@ class NativeSearcher(Searcher):
             "endgame_rules": int(v.endgame_rules),
             "extend_single": int(extend_single_replies),
             "reductions": int(reductions),
+            "threads": threads,
+            **asdict(selectivity),
         }
         self._native = module.Searcher(rules_params(v), eval_params(evaluator), options)
         self._since_cp = 0
@@ -188,7 +222,7 @@ class NativeSearcher(Searcher):
         if len(moves) != len(board.legal_moves):
             only = [(m.from_square, m.to_square, sum(1 << s for s in set(m.captures))) for m in moves]
         completed, score, keys, nodes = self._native.iterate(
-            *self._root_args(board), depth, self._seconds_left(), limit, self._stop_callable(), only)
+            *self._root_args(board), depth, self._seconds_left(), limit, self._stop_callable(), only, guess)
         self.nodes += nodes
         pv = self._line(board, keys)
         if not completed:
@@ -222,12 +256,17 @@ class NativeSearcher(Searcher):
         return None if key is None else (self._line(board, [key]) or (None,))[0]
 
 
-def make_searcher(evaluator: Evaluator) -> Searcher:
-    """The compiled searcher when it is built and fits the variant and evaluator, else the Python one."""
+def make_searcher(evaluator: Evaluator, threads: int = 1) -> Searcher:
+    """The compiled searcher when it is built and fits the variant and evaluator, else the Python one.
+
+    `threads` > 1 is the compiled parallel search; the Python searcher has one thread whatever it says.
+    """
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"search threads must be 1..{MAX_THREADS}, got {threads}")
     if available() and compiled() is not None:
         reason = unsupported_search(evaluator)
         if reason is None:
-            return NativeSearcher(evaluator)
+            return NativeSearcher(evaluator, threads=threads)
         if unsupported(evaluator.variant) is None:   # (rules.native says so of a variant beyond it)
             logger.info("draughts-board: the engine searches %s in Python (%s)", evaluator.variant.id, reason)
     return Searcher(evaluator)

@@ -12,6 +12,7 @@
 #include "dparams.h"
 #include "deval.h"
 #include "dsearch.h"
+#include "dsmp.h"
 
 typedef struct {
     PyObject_HEAD
@@ -24,6 +25,7 @@ typedef struct {
     MoveList root;
     EgTables *eg;       /* the endgame tables set_endgames() gave, NULL when none */
     PyObject *eg_refs;  /* ... and the bytes objects they point into */
+    Smp smp;   /* the helper threads of the parallel search (none: the single-threaded search) */
 } SearcherObject;
 
 static PyTypeObject SearcherType;
@@ -308,6 +310,7 @@ static PyObject *searcher_endgame_hits(SearcherObject *self, PyObject *Py_UNUSED
  * The type
  * ------------------------------------------------------------------------------------------------- */
 static void searcher_dealloc(SearcherObject *self) {
+    smp_free(&self->smp);
     if (self->s) {
         search_free(self->s);
         PyMem_RawFree(self->s);
@@ -352,7 +355,24 @@ static PyObject *searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     s->extend_single = (int)x;
     if (opt_int(opts, "reductions", 0, 1, &x)) goto fail;
     s->reductions = (int)x;
-    if (search_init(s, entries) || ml_init(&self->root, 0)) {
+    if (opt_int(opts, "lmr", 0, 1, &x)) goto fail;
+    s->lmr = (int)x;
+    if (opt_int(opts, "lmr_divisor", 10, 10000, &x)) goto fail;
+    s->lmr_divisor = (int)x;
+    if (opt_int(opts, "probcut_margin", 0, 10000, &x)) goto fail;
+    s->probcut_margin = (int)x;
+    if (opt_int(opts, "probcut_reduction", 1, 16, &x)) goto fail;
+    s->probcut_reduction = (int)x;
+    if (opt_int(opts, "probcut_depth", 2, 64, &x)) goto fail;
+    s->probcut_depth = (int)x;
+    if (opt_int(opts, "aspiration", 0, 10000, &x)) goto fail;
+    s->aspiration = (int)x;
+    if (opt_int(opts, "history_malus", 0, 1, &x)) goto fail;
+    s->history_malus = (int)x;
+    lmr_init(s);
+    if (opt_int(opts, "threads", 1, SMP_MAX_THREADS + 1, &x)) goto fail;
+    int threads = (int)x;
+    if (search_init(s, entries) || ml_init(&self->root, 0) || smp_init(&self->smp, s, threads - 1)) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
@@ -363,8 +383,8 @@ fail:
 }
 
 static PyObject *searcher_repr(SearcherObject *self) {
-    return PyUnicode_FromFormat("<engine._native.Searcher: %d squares, %zu table entries>", self->s->R.n,
-                                (size_t)(self->s->tt_mask + 1));
+    return PyUnicode_FromFormat("<engine._native.Searcher: %d squares, %zu table entries, %d threads>",
+                                self->s->R.n, (size_t)(self->s->tt_mask + 1), self->smp.n + 1);
 }
 
 static int check_idle(SearcherObject *self) {
@@ -499,13 +519,13 @@ static PyObject *move_tuple(const Rules *R, const DMove *m) {
 
 static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     PyObject *own, *opp, *kings, *color, *game_keys, *stop, *only;
-    int quiet, quiet_limit, cp, draw, depth;
+    int quiet, quiet_limit, cp, draw, depth, guess = 0;
     double seconds;
     unsigned long long node_limit;
     RootInfo ri;
     RootResult res;
-    if (!PyArg_ParseTuple(args, "OOOOOiiiiidKOO", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit, &cp,
-                          &draw, &depth, &seconds, &node_limit, &stop, &only))
+    if (!PyArg_ParseTuple(args, "OOOOOiiiiidKOO|i", &own, &opp, &kings, &color, &game_keys, &quiet, &quiet_limit,
+                          &cp, &draw, &depth, &seconds, &node_limit, &stop, &only, &guess))
         return NULL;
     if (parse_root(self, own, opp, kings, color, game_keys, quiet, quiet_limit, cp, draw, depth, stop, &ri))
         return NULL;
@@ -514,7 +534,11 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
     search_begin(s, seconds, (uint64_t)node_limit);
     res.completed = res.has_move = res.improved = 0;
     res.pv.n = 0;
-    if (self->root.n) RUN_SEARCH(self, stop, root_search(s, &ri, &self->root, depth, &res));
+    uint64_t helper_nodes = 0;
+    if (self->root.n && self->smp.n)
+        RUN_SEARCH(self, stop, helper_nodes = smp_iterate(&self->smp, s, &ri, &self->root, depth, guess, &res));
+    else if (self->root.n)
+        RUN_SEARCH(self, stop, root_search_from(s, &ri, &self->root, depth, guess, &res));
     if (self->stop_error) return NULL;
     PyObject *pv = PyList_New(0);
     if (!pv) return NULL;
@@ -530,7 +554,7 @@ static PyObject *searcher_iterate(SearcherObject *self, PyObject *args) {
         }
     }
     return Py_BuildValue("(OiNK)", res.completed || !self->root.n ? Py_True : Py_False, res.has_move ? res.score : 0,
-                         pv, (unsigned long long)s->nodes);
+                         pv, (unsigned long long)(s->nodes + helper_nodes));
 }
 
 static PyObject *searcher_score_moves(SearcherObject *self, PyObject *args) {
@@ -602,13 +626,15 @@ static PyObject *searcher_new_search(SearcherObject *self, PyObject *Py_UNUSED(i
 static PyObject *searcher_clear(SearcherObject *self, PyObject *Py_UNUSED(ignored)) {
     if (check_idle(self)) return NULL;
     search_clear(self->s);
+    smp_clear(&self->smp);
     Py_RETURN_NONE;
 }
 
 static PyMethodDef searcher_methods[] = {
     {"iterate", (PyCFunction)searcher_iterate, METH_VARARGS,
      "iterate(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, draw, depth, seconds, "
-     "node_limit, stop, root_moves) -> (completed, score, pv, nodes): one iteration at the root"},
+     "node_limit, stop, root_moves[, guess]) -> (completed, score, pv, nodes): one iteration at the root (guess: the "
+     "last iteration's score, where the aspiration window starts)"},
     {"score_moves", (PyCFunction)searcher_score_moves, METH_VARARGS,
      "score_moves(own, opp, kings, color, game_keys, quiet, quiet_limit, plies_since_capture, draw, depth, window, "
      "seconds, stop) -> ([(from, to, captured, score)] or None if stopped, nodes)"},

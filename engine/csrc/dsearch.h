@@ -1,5 +1,6 @@
 /* dsearch.h - the engine's search in C: PVS with a transposition table, quiescence over the compulsory
- * captures, killers and history, late-move reductions, and each variant's draw rules inside the tree
+ * captures, killers and history, late-move reductions, ProbCut, aspiration windows at the root, and each
+ * variant's draw rules inside the tree
  * (repetition against the game and the path, the no-progress count, the FMJD 16/5-move endgame rule, the
  * Turkish king-versus-single-man win; a draw scores the root side's contempt, Searcher.draw_value).
  * engine/search.py is the readable reference of the same search; the iterative deepening and progress
@@ -9,6 +10,7 @@
 #ifndef DSEARCH_H
 #define DSEARCH_H
 
+#include <stdatomic.h>
 #include <time.h>
 
 #include "dcore.h"
@@ -56,6 +58,10 @@ struct Search {
     Eval E;
     /* options */
     int no_move_loses, king_vs_single_man, endgame_rules, extend_single, reductions;
+    /* selectivity (engine.native.Selectivity): late-move reductions by table, ProbCut, root aspiration */
+    int lmr, lmr_divisor, probcut_margin, probcut_reduction, probcut_depth, aspiration;
+    int history_malus; /* ordering: the quiet moves tried before a cutoff lose what the cutting one gains */
+    int8_t lmr_table[64][64];
     /* tables kept between searches */
     TTEntry *tt;
     size_t tt_mask;
@@ -76,6 +82,7 @@ struct Search {
     int quiet_limit;           /* no-progress draw in plies, 0 when off */
     int draw_root;             /* a draw by rule for the side to move at the root (contempt, Searcher.draw_value) */
     int extension_plies;
+    atomic_int *stop_flag; /* a helper thread of the parallel search: stop when set (NULL: the main search) */
     PvLine pv[S_MAX_PLY + 2];
     const EgTables *eg;        /* endgame tables probed below the root (NULL: none) */
     uint64_t eg_hits;
@@ -106,6 +113,31 @@ static int search_init(Search *s, size_t tt_entries) {
     for (int i = 0; i < S_MAX_PLY + 2; i++)
         if (ml_init(&s->lists[i], 0)) return -1;
     return 0;
+}
+
+/* The natural logarithm of x >= 1 without libm (the plain C harness links none): halve to [1, 2), then
+ * the atanh series, which converges fast there. */
+static double s_ln(double x) {
+    int k = 0;
+    while (x >= 2.0) {
+        x /= 2.0;
+        k++;
+    }
+    double y = (x - 1.0) / (x + 1.0), y2 = y * y, term = y, sum = 0.0;
+    for (int n = 1; n < 40; n += 2) {
+        sum += term / n;
+        term *= y2;
+    }
+    return k * 0.6931471805599453 + 2.0 * sum;
+}
+
+/* Late-move reductions by depth and move number: ln(depth) * ln(move) * 100 / lmr_divisor, rounded. */
+static void lmr_init(Search *s) {
+    for (int d = 0; d < 64; d++)
+        for (int i = 0; i < 64; i++) {
+            double r = d && i ? s_ln((double)d) * s_ln((double)i) * 100.0 / s->lmr_divisor + 0.5 : 0.0;
+            s->lmr_table[d][i] = (int8_t)(r > 60 ? 60 : r);
+        }
 }
 
 static void search_free(Search *s) {
@@ -239,6 +271,7 @@ static int check_abort(Search *s) {
     if (s->node_limit && s->nodes >= s->node_limit) return s->aborted = 1;
     if (s->nodes >= s->next_check) {
         s->next_check = s->nodes + 1024;
+        if (s->stop_flag && atomic_load_explicit(s->stop_flag, memory_order_relaxed)) return s->aborted = 1;
         if (s_now() > s->deadline) return s->aborted = 1;
         if (s->stop_fn && ++s->checks % 16 == 0 && s->stop_fn(s)) return s->aborted = 1;
     }
@@ -293,6 +326,17 @@ static void note_cutoff(Search *s, const DMove *m, int ply, int depth) {
     int32_t *h = &s->history[m->from][m->to];
     int d2 = depth > 0 ? depth * depth : 0;
     *h = *h + d2 > (1 << 28) ? (1 << 28) : *h + d2;
+}
+
+/* The quiet moves before the i-th of ml (they failed to cut) lose depth^2 of history, floored. */
+static void history_malus(Search *s, const MoveList *ml, int i, int depth) {
+    int d2 = depth > 0 ? depth * depth : 0;
+    for (int j = 0; j < i; j++) {
+        const DMove *m = &ml->m[j];
+        if (m->ncap) continue;
+        int32_t *h = &s->history[m->from][m->to];
+        *h = *h - d2 < -(1 << 28) ? -(1 << 28) : *h - d2;
+    }
 }
 
 /* ---------------------------------------------------------------------------------------------------
@@ -356,6 +400,15 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
     const Rules *R = &s->R;
     int c = p->turn;
     bb_t own = p->side[c], opp = p->side[1 - c];
+    /* ProbCut: when a shallower search of this node clears beta by a margin, the full one would clear beta
+     * (not where a capture is compulsory: the exchange is the position, nor near a mate score) */
+    if (s->probcut_margin && s->reductions && !is_pv && depth >= s->probcut_depth && beta < S_MATE_BOUND &&
+        beta > -S_MATE_BOUND && !has_capture(R, own, opp, p->kings, c)) {
+        int pb = beta + s->probcut_margin;
+        int v = node(s, p, key, depth - s->probcut_reduction, pb - 1, pb, ply, 0, cnt);
+        if (s->aborted) return 0;
+        if (v >= pb) return beta;
+    }
     MoveList *ml = &s->lists[ply];
     int captures;
     if (depth <= 0 || ply >= S_MAX_PLY) {
@@ -394,9 +447,16 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
             score = -node(s, &q, qkey, next, -beta, -alpha, ply + 1, is_pv, qc);
         } else {
             int r = 0;
-            if (s->reductions && next >= 2 && i >= 3 && !captures && !m->promo && !ref_is(&s->killers[ply][0], m) &&
-                !ref_is(&s->killers[ply][1], m))
-                r = (i >= 8 && next >= 4) ? 2 : 1;
+            if (s->reductions && next >= 2 && i >= (s->lmr ? 2 : 3) && !captures && !m->promo &&
+                !ref_is(&s->killers[ply][0], m) && !ref_is(&s->killers[ply][1], m)) {
+                if (s->lmr) {
+                    r = s->lmr_table[next < 63 ? next : 63][i < 63 ? i : 63] - (is_pv ? 1 : 0);
+                    if (r > next - 1) r = next - 1;
+                    if (r < 0) r = 0;
+                } else {
+                    r = (i >= 8 && next >= 4) ? 2 : 1;
+                }
+            }
             score = -node(s, &q, qkey, next - r, -alpha - 1, -alpha, ply + 1, 0, qc);
             if (!s->aborted && r && score > alpha) score = -node(s, &q, qkey, next, -alpha - 1, -alpha, ply + 1, 0, qc);
             /* a wide window (PV nodes, score_moves' bounds) needs the exact score */
@@ -411,7 +471,10 @@ static int node(Search *s, const Pos *p, uint64_t key, int depth, int alpha, int
             if (score > alpha) {
                 alpha = score;
                 if (alpha >= beta) {
-                    if (!captures) note_cutoff(s, m, ply, depth);
+                    if (!captures) {
+                        note_cutoff(s, m, ply, depth);
+                        if (s->history_malus) history_malus(s, ml, i, depth);
+                    }
                     break;
                 }
             }
@@ -447,20 +510,13 @@ typedef struct {
     PvLine pv;
 } RootResult;
 
-/* One iteration at the root (Searcher._root): every move of `moves` with PVS. */
-static void root_search(Search *s, const RootInfo *ri, MoveList *moves, int depth, RootResult *out) {
+/* The root's moves with PVS inside (alpha, beta): the best move's score, or a bound when it falls outside
+ * (fail low: <= alpha and no move is set; fail high: >= beta, the move that did it is out->best). */
+static int root_window(Search *s, const RootInfo *ri, MoveList *moves, int depth, int alpha, int beta,
+                       RootResult *out) {
     const Rules *R = &s->R;
     const Pos *p = &ri->root;
-    uint64_t key = pos_key(R, p);
-    TTEntry *e = tt_probe(s, key);
-    score_moves(s, moves, e, 0);
-    for (int i = 0; i < moves->n; i++) pick_move(moves, i);
-    s->path[0] = key;
-    s->extension_plies = 2 * depth;
-    int alpha = -S_INF, beta = S_INF;
-    out->completed = 0;
-    out->has_move = 0;
-    out->improved = 0;
+    uint64_t key = s->path[0];
     for (int i = 0; i < moves->n; i++) {
         DMove *m = &moves->m[i];
         Pos q;
@@ -472,21 +528,71 @@ static void root_search(Search *s, const RootInfo *ri, MoveList *moves, int dept
             score = -node(s, &q, qkey, depth - 1, -beta, -alpha, 1, 1, qc);
         } else {
             score = -node(s, &q, qkey, depth - 1, -alpha - 1, -alpha, 1, 0, qc);
-            if (!s->aborted && score > alpha) score = -node(s, &q, qkey, depth - 1, -beta, -alpha, 1, 1, qc);
+            if (!s->aborted && score > alpha && score < beta)
+                score = -node(s, &q, qkey, depth - 1, -beta, -alpha, 1, 1, qc);
         }
-        if (s->aborted) return;
+        if (s->aborted) return alpha;
         if (score > alpha) {
             alpha = score;
             out->score = score;
             out->best = *m;
             out->has_move = 1;
-            out->improved = i > 0;
+            out->improved = out->improved || i > 0;
             pv_set(s, 0, m);
             out->pv = s->pv[0];
+            if (score >= beta) {   /* fail high: this move first when the window widens */
+                memmove(&moves->m[1], &moves->m[0], sizeof(DMove) * (size_t)i);
+                moves->m[0] = out->best;
+                break;
+            }
         }
     }
-    if (out->has_move) tt_store(s, key, depth, S_EXACT, alpha, &out->best);
+    return alpha;
+}
+
+/* One iteration at the root (Searcher._root): every move of `moves` with PVS. With s->aspiration, from
+ * depth 4 on, first inside guess +- s->aspiration, the side that fails widened fourfold each time (a guess
+ * of -S_INF or a mate score: the full window). */
+static void root_search_from(Search *s, const RootInfo *ri, MoveList *moves, int depth, int guess,
+                             RootResult *out) {
+    const Rules *R = &s->R;
+    const Pos *p = &ri->root;
+    uint64_t key = pos_key(R, p);
+    TTEntry *e = tt_probe(s, key);
+    score_moves(s, moves, e, 0);
+    for (int i = 0; i < moves->n; i++) pick_move(moves, i);
+    s->path[0] = key;
+    s->extension_plies = 2 * depth;
+    out->completed = 0;
+    out->has_move = 0;
+    out->improved = 0;
+    int alpha = -S_INF, beta = S_INF, w = s->aspiration;
+    if (w && depth >= 4 && guess > -S_MATE_BOUND && guess < S_MATE_BOUND) {
+        alpha = guess - w;
+        beta = guess + w;
+    }
+    for (;;) {
+        int score = root_window(s, ri, moves, depth, alpha, beta, out);
+        if (s->aborted) return;
+        if (score <= alpha && alpha > -S_INF) {
+            out->has_move = 0;   /* nothing proven: every move is at most alpha */
+            out->improved = 0;
+            w *= 4;
+            alpha = alpha - w > -S_MATE_BOUND ? alpha - w : -S_INF;
+        } else if (score >= beta && beta < S_INF) {
+            w *= 4;
+            beta = beta + w < S_MATE_BOUND ? beta + w : S_INF;
+        } else {
+            break;
+        }
+    }
+    if (out->has_move) tt_store(s, key, depth, S_EXACT, out->score, &out->best);
     out->completed = 1;
+}
+
+/* One iteration with no score to start the aspiration window from (a full window). */
+static void root_search(Search *s, const RootInfo *ri, MoveList *moves, int depth, RootResult *out) {
+    root_search_from(s, ri, moves, depth, -S_INF, out);
 }
 
 /* Scores of every root move at `depth` (Searcher.score_moves): exact within `window` of the best so far,

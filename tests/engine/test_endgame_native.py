@@ -44,3 +44,22 @@ def test_international_two_kings_against_one_on_the_long_diagonal_draw() -> None
     held = _share(tables, K2, lambda g, w, b, k, t: t == Color.WHITE and _on(g, b, LONG_DIAGONAL)
                   and not _on(g, w, LONG_DIAGONAL))
     assert held[DRAW] > 0.6 * sum(held.values())
+
+
+def test_the_parallel_search_probes_the_tables_in_every_thread() -> None:
+    """Two threads over the same tables: a won ending is scored as won, and the move keeps the win."""
+    from engine.endgame import LOSS, TABLE_SPAN, TABLE_WIN
+    from engine.evaluation import Evaluator
+    from engine.limits import SearchLimits
+    from engine.native import NativeSearcher
+
+    tables = _tables("english", Signature(0, 1, 1, 0), Signature(1, 0, 0, 1))
+    board = Board("english", "B:W28:BK5")   # Black, to move, wins
+    assert tables.value(board) == WIN
+    searcher = NativeSearcher(Evaluator(get_variant("english")), threads=2)
+    searcher.set_endgames(tables)
+    result = searcher.search(board, SearchLimits(depth=6))
+    assert result.score >= TABLE_WIN - TABLE_SPAN
+    after = board.copy()
+    after.push(result.move)
+    assert tables.value(after) == LOSS

@@ -27,6 +27,13 @@ def test_analyse_from_a_fen_finds_the_forced_capture(capsys) -> None:
     assert capsys.readouterr().out.splitlines()[-1].startswith("best 28x19  score +")
 
 
+def test_analyse_searches_with_two_threads(capsys) -> None:
+    fen = "W:W28,45:B23,5"
+    assert main(["analyse", "international", "--fen", fen, "--depth", "6", "--threads", "2"]) == 0
+    best = capsys.readouterr().out.splitlines()[-1]   # the helpers' deeper entries may already see the win
+    assert best.startswith(("best 28x19  score +", "best 28x19  score win in")), best
+
+
 def test_hint_prints_a_legal_move(capsys) -> None:
     assert main(["hint", "russian", "--time", "0.2"]) == 0
     text = capsys.readouterr().out
