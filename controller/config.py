@@ -31,7 +31,8 @@ CHOICES: dict[str, tuple[str, ...]] = {"opponent": OPPONENTS, "human_color": ("w
 RANGES: dict[str, tuple[float, float]] = {
     "level": (1, 10), "brightness": (0.0, 1.0), "port": (1, 65535), "settle_ms": (0, 60_000),
     "king_settle_ms": (0, 60_000), "grace_ms": (0, 600_000), "sensor_check_ms": (100, 600_000),
-    "broadcast_heartbeat": (0.1, 3600.0), "speech_rate": (80, 450), "speech_volume": (0, 200)}
+    "broadcast_heartbeat": (0.1, 3600.0), "speech_rate": (80, 450), "speech_volume": (0, 200),
+    "engine_threads": (1, 64)}
 """The numeric settings' bounds (inclusive): checked at load, listed by --help."""
 SECONDS = ("engine_time", "external_handshake", "dxp_handshake", "external_margin")
 """Settings that are a positive number of seconds."""
@@ -91,6 +92,9 @@ class Config:
     """Allow taking moves back by restoring an earlier position."""
     touch_move: bool = False
     """Strict touch-move: a move stands once made (no amending it before the opponent touches the board)."""
+    engine_threads: int = 1
+    """Search threads of the built-in engine (a Raspberry Pi 3, 4, 5 or Zero 2 W has 4 cores; 1 plays the
+    same move every time for the same position)."""
     engine_time: float = 2.0
     """Seconds the engine may think per move at the top level."""
     data_dir: str = "~/.local/share/draughts-board"

@@ -46,7 +46,7 @@ class WorkerOpponent:
         from engine.worker import EngineWorker
 
         self.config = config
-        self.worker = EngineWorker(on_progress=on_progress)
+        self.worker = EngineWorker(on_progress=on_progress, threads=config.engine_threads)
 
     def __repr__(self) -> str:
         return f"WorkerOpponent({self.worker!r})"

@@ -94,8 +94,9 @@ class _CancelFlag:
         return self._cancelled.value >= self._id
 
 
-def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
-    """The worker process: one Engine per variant, one search at a time, until told to quit."""
+def _child_main(requests: Any, replies: Any, cancelled: Any, threads: int = 1) -> None:
+    """The worker process: one Engine per variant (searching on ``threads`` threads), one search at a time,
+    until told to quit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it closes this process
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     from engine.core import Engine
@@ -117,8 +118,8 @@ def _child_main(requests: Any, replies: Any, cancelled: Any) -> None:
             continue
         try:
             key = (variant_id, options)
-            engine = engines.get(key) or engines.setdefault(key, Engine(get_variant(variant_id,
-                                                                                   **parse_text(options))))
+            engine = engines.get(key) or engines.setdefault(
+                key, Engine(get_variant(variant_id, **parse_text(options)), threads=threads))
             board = _position(engine.variant, fen, line)
 
             def report(p: Any, search_id: int = search_id) -> None:
@@ -179,6 +180,7 @@ class EngineWorker:
         on_progress: Callable[[WorkerProgress], None] | None = None,
         on_result: Callable[[WorkerResult], None] | None = None,
         start_method: str = "spawn",
+        threads: int = 1,
     ) -> None:
         ctx: Any = mp.get_context(start_method)   # typeshed's BaseContext lacks Process
         self.on_progress = on_progress
@@ -194,7 +196,7 @@ class EngineWorker:
         self._last: dict[int, WorkerResult] = {}
         self._process = ctx.Process(
             target=_child_main,
-            args=(self._requests, self._replies, self._cancelled),
+            args=(self._requests, self._replies, self._cancelled, threads),
             name="draughts-engine",
             daemon=True,
         )

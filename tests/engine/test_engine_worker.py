@@ -104,3 +104,17 @@ def test_the_worker_plays_by_the_variant_options() -> None:
             assert result is not None and result.move_text == "d6xd8"
         plain = worker.wait(worker.start_search(board.fen(), "turkish", level=1, time=0.2), timeout=60)
         assert plain is not None and plain.move_text == "d6xf8"
+
+
+def test_the_worker_searches_on_the_threads_it_is_given() -> None:
+    """Issue 32: config ``engine_threads`` reaches the worker's engine (Lazy SMP): a legal move at the depth
+    asked, and the helper thread's nodes counted besides the main thread's."""
+    board = Board("international")
+    results = []
+    for threads in (1, 2):
+        with EngineWorker(threads=threads) as worker:
+            result = worker.wait(worker.start_search(board.fen(), "international", level=10, time=None,
+                                                     depth=6), timeout=60)
+            assert result is not None and result.error is None and result.move in board.legal_moves
+            results.append(result)
+    assert results[0].depth == results[1].depth == 6 and results[1].nodes > results[0].nodes
