@@ -46,7 +46,8 @@ class WorkerOpponent:
         from engine.worker import EngineWorker
 
         self.config = config
-        self.worker = EngineWorker(on_progress=on_progress, threads=config.engine_threads)
+        self.worker = EngineWorker(on_progress=on_progress, threads=config.engine_threads,
+                                   data_dir=config.data_path)
 
     def __repr__(self) -> str:
         return f"WorkerOpponent({self.worker!r})"

@@ -14,10 +14,14 @@ import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.notation import HISTORY_PLIES, recent_moves
 from rules import Board, Move, Variant, get_variant
+
+if TYPE_CHECKING:
+    from engine.core import Engine
 from rules.options import format_text, parse_text
 
 logger = logging.getLogger(__name__)
@@ -94,12 +98,26 @@ class _CancelFlag:
         return self._cancelled.value >= self._id
 
 
-def _child_main(requests: Any, replies: Any, cancelled: Any, threads: int = 1) -> None:
-    """The worker process: one Engine per variant (searching on ``threads`` threads), one search at a time,
-    until told to quit."""
+def _engine(variant: Variant, threads: int, data_dir: str | None) -> Engine:
+    """The worker's engine for `variant`: on `threads` threads, probing the endgame tables saved under
+    `data_dir` (``dboard endgame build``; play never waits for a table to be built)."""
+    from engine.core import Engine
+    from engine.endgame import EndgameTables, piece_limit, table_dir
+    from rules.native import unsupported
+
+    tables = None
+    if data_dir is not None and unsupported(variant) is None:
+        tables = EndgameTables(variant, table_dir(Path(data_dir), variant))
+        tables.load_saved(piece_limit(variant))
+    return Engine(variant, threads=threads, endgames=tables if tables is not None and tables.tables else None)
+
+
+def _child_main(requests: Any, replies: Any, cancelled: Any, threads: int = 1,
+                data_dir: str | None = None) -> None:
+    """The worker process: one Engine per variant (searching on ``threads`` threads, probing the endgame
+    tables saved in ``data_dir``), one search at a time, until told to quit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it closes this process
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    from engine.core import Engine
     from engine.limits import SearchLimits
 
     engines: dict[tuple[str, str], Engine] = {}
@@ -119,7 +137,7 @@ def _child_main(requests: Any, replies: Any, cancelled: Any, threads: int = 1) -
         try:
             key = (variant_id, options)
             engine = engines.get(key) or engines.setdefault(
-                key, Engine(get_variant(variant_id, **parse_text(options)), threads=threads))
+                key, _engine(get_variant(variant_id, **parse_text(options)), threads, data_dir))
             board = _position(engine.variant, fen, line)
 
             def report(p: Any, search_id: int = search_id) -> None:
@@ -181,6 +199,7 @@ class EngineWorker:
         on_result: Callable[[WorkerResult], None] | None = None,
         start_method: str = "spawn",
         threads: int = 1,
+        data_dir: Path | None = None,
     ) -> None:
         ctx: Any = mp.get_context(start_method)   # typeshed's BaseContext lacks Process
         self.on_progress = on_progress
@@ -196,7 +215,8 @@ class EngineWorker:
         self._last: dict[int, WorkerResult] = {}
         self._process = ctx.Process(
             target=_child_main,
-            args=(self._requests, self._replies, self._cancelled, threads),
+            args=(self._requests, self._replies, self._cancelled, threads,
+                  None if data_dir is None else str(data_dir)),
             name="draughts-engine",
             daemon=True,
         )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
+from engine.endgame import TABLE_SPAN, TABLE_WIN, WIN, EndgameTables, Signature, table_dir
 from engine.hint import hint, hint_in_worker
 from engine.worker import EngineWorker, WorkerResult, game_line
-from rules import Board
+from rules import Board, get_variant
 
 
 def test_worker_search_progress_result_and_stop() -> None:
@@ -118,3 +120,22 @@ def test_the_worker_searches_on_the_threads_it_is_given() -> None:
             assert result is not None and result.error is None and result.move in board.legal_moves
             results.append(result)
     assert results[0].depth == results[1].depth == 6 and results[1].nodes > results[0].nodes
+
+
+def test_the_worker_probes_the_endgame_tables_saved_in_the_data_dir(tmp_path: Path) -> None:
+    """Issue 32: the tables `dboard endgame build` saved in the board's data directory are probed by the
+    engine the game plays against; without them the same ending is only evaluated."""
+    variant = get_variant("english")
+    tables = EndgameTables(variant, table_dir(tmp_path, variant))
+    for signature in (Signature(0, 1, 1, 0), Signature(1, 0, 0, 1)):
+        tables.ensure(signature)
+    fen = "B:W28:BK5"   # Black, to move, wins (the table says so)
+    assert tables.value(Board(variant, fen)) == WIN
+    scores = {}
+    for name, data_dir in (("tables", tmp_path), ("none", None)):
+        with EngineWorker(data_dir=data_dir) as worker:
+            search = worker.start_search(fen, "english", level=10, time=None, depth=4)
+            result = worker.wait(search, timeout=60)
+            assert result is not None and result.error is None
+            scores[name] = result.score
+    assert scores["tables"] >= TABLE_WIN - TABLE_SPAN > scores["none"]
