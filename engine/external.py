@@ -107,7 +107,7 @@ class HubEngine:
         if tail:
             where.append("its last words on stderr: " + " | ".join(tail))
         said = f" ({'; '.join(where)})" if where else ""
-        return ExternalEngineError(f"hub engine {self.name!r} {what}{said}")
+        return ExternalEngineError(f"hub engine '{self.name}' {what}{said}")   # printable (shown)
 
     def _gone(self, doing: str) -> ExternalEngineError:
         if self.process.lines_closed:
