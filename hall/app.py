@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.broadcast.wire import check_level
-from i18n import UnknownLanguageError, check_language, negotiate, page_catalogue
+from i18n import page_catalogue, requested
 from web.access import AccessDenied, WebOptions, same_origin
 from web.serve import attachment, static_dir
 
@@ -110,10 +110,7 @@ def create_app(hall: Hall, options: WebOptions) -> Starlette:
 
     async def catalogue(request: Request) -> Response:
         """The page's words in the spectator's language (``?lang=``, else the browser's Accept-Language)."""
-        try:
-            language = check_language(request.query_params.get("lang") or "")
-        except UnknownLanguageError:
-            language = negotiate(request.headers.get("accept-language"))
+        language = requested(request.query_params.get("lang"), request.headers.get("accept-language"))
         return JSONResponse(page_catalogue(language), headers={"Cache-Control": "no-cache",
                                                               "Vary": "Accept-Language"})
 

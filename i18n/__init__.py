@@ -4,11 +4,19 @@ choosing a language. Imports nothing of ours: the controller, the web page and t
 core stays English (its texts are for programs; the controller says them in words)."""
 
 from .catalogue import DOMAIN, Translator, locale_dir, page_catalogue, translator
-from .languages import DEFAULT, LANGUAGES, Language, UnknownLanguageError, check_language, negotiate
+from .languages import (
+    DEFAULT,
+    LANGUAGES,
+    Language,
+    UnknownLanguageError,
+    check_language,
+    negotiate,
+    requested,
+)
 from .phrase import Phrase, joined, phrase, plural, translated_as
 
 __all__ = [
     "DEFAULT", "DOMAIN", "LANGUAGES", "Language", "Phrase", "Translator", "UnknownLanguageError",
     "check_language", "joined", "locale_dir", "negotiate", "page_catalogue", "phrase", "plural",
-    "translated_as", "translator",
+    "requested", "translated_as", "translator",
 ]

@@ -43,8 +43,10 @@ class Translator:
     def render(self, text: str) -> str:
         """`text` in this language: a Phrase translated with its values filled in (values that are phrases
         too, in this language), plain text unchanged."""
-        if not isinstance(text, Phrase) or self.language == "en":   # a Phrase is its English text
-            return str(text) if isinstance(text, Phrase) else text
+        if not isinstance(text, Phrase):
+            return text
+        if self.language == "en":   # a Phrase is its English text
+            return str(text)
         if text.plural_id is None:
             pattern = self.gettext(text.msgid)
         else:

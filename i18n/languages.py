@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT", "LANGUAGES", "Language", "UnknownLanguageError", "check_language", "negotiate"]
+__all__ = ["DEFAULT", "LANGUAGES", "Language", "UnknownLanguageError", "check_language", "negotiate",
+           "requested"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,12 @@ def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:
         if code in LANGUAGES and q > 0 and q - position * 1e-6 > best_q:
             best, best_q = code, q - position * 1e-6
     return best
+
+
+def requested(asked: str | None, accept_language: str | None, default: str = DEFAULT) -> str:
+    """The language a page's request asks for: `asked` (its ``?lang=``) when it is one of ours, else the
+    best of its Accept-Language, else `default`."""
+    try:
+        return check_language(asked or "")
+    except UnknownLanguageError:
+        return negotiate(accept_language, default)

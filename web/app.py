@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 from controller import states
 from controller.config import Config
 from controller.rating_history import RATINGS_FILE
-from i18n import UnknownLanguageError, check_language, negotiate, page_catalogue
+from i18n import page_catalogue, requested
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
@@ -237,10 +237,8 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
     def page_language(request: Request | WebSocket) -> str:
         """The language a request asks for: ``?lang=`` when it is one of ours, else its Accept-Language,
         else the board's."""
-        try:
-            return check_language(request.query_params.get("lang") or "")
-        except UnknownLanguageError:
-            return negotiate(request.headers.get("accept-language"), options.language)
+        return requested(request.query_params.get("lang"), request.headers.get("accept-language"),
+                         options.language)
 
     async def catalogue(request: Request) -> Response:
         """``/i18n.json``: the page's words in the language asked for (``?lang=``, else Accept-Language,

@@ -19,6 +19,7 @@ from i18n import (
     negotiate,
     phrase,
     plural,
+    requested,
     translated_as,
     translator,
 )
@@ -84,3 +85,8 @@ def test_choosing_a_language() -> None:
     assert check_language("PT_br") == "pt"
     with pytest.raises(UnknownLanguageError, match="languages: en, eo"):
         check_language("xx")
+
+
+def test_the_language_a_page_asks_for() -> None:
+    assert requested("uk", "de") == "uk" and requested("xx", "de;q=0.5, fr") == "fr"
+    assert requested(None, None, "nb") == "nb" and requested("", "zz") == "en"
