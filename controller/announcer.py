@@ -17,8 +17,12 @@ from i18n import Phrase, joined, phrase, plural
 from rules import Illegal
 
 from . import events as ev
+from .host import GameFacts
+from .record import color_name
+from .state_names import GAME_OVER
 
-__all__ = ["LOW_TIME", "Announcement", "Announcer", "move_words", "position_words", "spoken_square"]
+__all__ = ["LOW_TIME", "Announcement", "Announcer", "move_words", "position_of", "position_words",
+           "spoken_square"]
 
 LOW_TIME = (60, 30, 10)
 """Seconds left on the running clock at which low time is said."""
@@ -110,6 +114,14 @@ def position_words(pieces: dict[str, tuple[str, bool]], turn: str | None) -> Phr
         return board
     to_move = phrase("{side} to move", side=phrase("White") if turn == "white" else phrase("Black"))
     return phrase("{position} {turn}.", position=board, turn=to_move)
+
+
+def position_of(game: GameFacts) -> Phrase:
+    """The game's position read aloud (the console's ``read``, the page's "Read the position"): the pieces
+    it expects, and whose turn it is while the game goes on."""
+    pieces = {game.map.name(cell): (color_name(color), king)
+              for cell, (color, king) in game.exp.pieces.items()}
+    return position_words(pieces, game.record.mover if game.turn_state != GAME_OVER else None)
 
 
 def _square_order(name: str) -> tuple[int, str]:

@@ -35,12 +35,10 @@ from rules.options import parse_text, to_json
 from . import commands as cmd
 from . import config as config_module
 from . import events as ev
-from .announcer import position_words
 from .broadcast import broadcasting
 from .config import Config
 from .datadir import DataDirBusy, DataDirLock, holder
 from .extras import MQTT, WEB, require
-from .record import color_name
 from .replay import read_record
 from .sensorlog import SensorLogWriter
 from .session import Session
@@ -192,9 +190,7 @@ def words_of(session: Session) -> Translator:
 
 def read_position(session: Session, words: Translator) -> str:
     """The position in words, in the board's language; also said aloud when the board speaks."""
-    ctl = session.controller
-    pieces = {ctl.map.name(cell): (color_name(piece[0]), piece[1]) for cell, piece in ctl.exp.pieces.items()}
-    text = position_words(pieces, ctl.record.mover if ctl.turn_state != GAME_OVER else None)
+    text = session.position()
     if session.speech is not None:
         session.speech.say(text, "position")
     return words.render(text)

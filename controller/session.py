@@ -32,11 +32,12 @@ from firmware_bridge.interfaces import BoardDevice, LedOutput
 from firmware_bridge.simulated import SimulatedDevice
 from firmware_bridge.speaker import Speaker
 from firmware_bridge.types import LedFrame, LinkStatus, Occupancy
-from i18n import phrase
+from i18n import Phrase, phrase
 from rules import Board
 
 from . import commands as cmd
 from . import events as ev
+from .announcer import position_of
 from .config import Config
 from .consult import Answered, EngineAnswer, Engines
 from .datadir import Notice, prepare
@@ -309,6 +310,10 @@ class Session:
     def pdn(self) -> str:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""
         return self.controller.pdn()
+
+    def position(self) -> Phrase:
+        """The position in words: each side's squares, kings named, and whose turn it is."""
+        return position_of(self.controller)
 
     async def idle(self) -> None:
         """Wait until every queued input has been handled (for tests and scripts)."""

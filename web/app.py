@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 from controller import states
 from controller.config import Config
 from controller.rating_history import RATINGS_FILE
-from i18n import page_catalogue, requested
+from i18n import page_catalogue, requested, translator
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
@@ -181,6 +181,12 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
             return forbidden(why, "access token required", as_json=False)
         return PlainTextResponse(session.pdn() + "\n", media_type="application/x-pdn")
 
+    async def api_position(request: Request) -> Response:
+        """``/api/position?lang=...``: the position in words, for the page's "Read the position"."""
+        if why := view_refused(request):
+            return forbidden(why, "access token required", as_json=False)
+        return PlainTextResponse(translator(page_language(request)).render(session.position()))
+
     async def api_speech(request: Request) -> Response:
         """``/api/speech.wav?text=...&lang=...``: what the page asks the board to say, as a WAV it plays."""
         if why := view_refused(request):
@@ -267,6 +273,7 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         Route("/api/rules/{variant:str}", api_rules),
         Route("/api/stats", api_stats),
         Route("/api/speech.wav", api_speech),
+        Route("/api/position", api_position),
         Route("/api/stats/{table:str}.csv", api_stats_csv),
         WebSocketRoute("/ws", websocket),
         Mount("/static", app=StaticFiles(directory=static), name="static"),

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from controller.commands import Command, CommandOutcome
 from controller.events import Event
 from firmware_bridge.simulated import SimulatedDevice
+from i18n import Phrase
 
 
 class BoardSession(Protocol):
@@ -34,6 +35,10 @@ class BoardSession(Protocol):
 
     def unsubscribe(self, queue: asyncio.Queue[Event]) -> None:
         """Stop sending events to ``queue``."""
+
+    def position(self) -> Phrase:
+        """The position in words (a phrase, rendered in each reader's language)."""
+        ...
 
     def pdn(self) -> str:
         """The game so far as PDN text."""

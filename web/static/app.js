@@ -664,16 +664,9 @@ function announce(text) {   // the live region, and the board's voice here when 
   app.voice.play().catch(() => {});   // a browser that allows no sound before a click says nothing
 }
 
-function readPosition() {   // the pieces of each side by square, kings named, and whose turn it is
-  const s = app.state;
-  if (!s) return;
-  const names = new Map((variantOf(s) || { squares: [] }).squares.map(([r, c, n]) => [key(r, c), n]));
-  const byName = (a, b) => String(a.name).localeCompare(String(b.name), undefined, { numeric: true });
-  const side = (color) => (s.pieces || []).filter((p) => p.color === color)
-    .map((p) => ({ ...p, name: names.get(key(p.row, p.col)) })).sort(byName)
-    .map((p) => (p.king ? _("king {square}", { square: p.name }) : p.name)).join(", ") || _("no pieces");
-  announce(_("White: {white}. Black: {black}.", { white: side("white"), black: side("black") })
-    + (s.turn ? " " + _("{side} to move", { side: sideName(s.turn) }) + "." : ""));
+async function readPosition() {   // the board's own words for it (controller/announcer.py position_of)
+  const res = await fetch(`/api/position${tokenQuery()}${TOKEN ? "&" : "?"}lang=${language()}`);
+  if (res.ok) announce(await res.text());
 }
 
 function bindTyping() {   // a move typed as text is played as the page plays a clicked one
