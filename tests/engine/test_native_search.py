@@ -155,11 +155,13 @@ def test_a_stop_event_set_during_the_search_ends_it() -> None:
     assert result.move in board.legal_moves
 
 
-def test_a_search_runs_in_another_thread_and_stops_on_request() -> None:
-    board = _seeded_position("russian", 12, 4)
+@pytest.mark.parametrize(("variant", "threads"), [("russian", 1), ("international", 2)])
+def test_a_search_runs_in_another_thread_and_stops_on_request(variant: str, threads: int) -> None:
+    """One thread or the parallel search with its helpers: a stop ends it with a legal move."""
+    board = _seeded_position(variant, 12, 4)
     stop, started = threading.Event(), threading.Event()
     results = []
-    engine = Engine("russian")
+    engine = Engine(variant, threads=threads)
 
     def run() -> None:
         results.append(engine.search(board, SearchLimits(depth=90), lambda p: started.set(), stop))

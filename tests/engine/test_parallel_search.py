@@ -5,12 +5,10 @@ or return garbage here); ProbCut is on and prunes, the settings left off still p
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from test_engine_search import _seeded_position
 
-from engine import Engine, SearchLimits
+from engine import SearchLimits
 from engine.evaluation import Evaluator
 from engine.limits import MATE_BOUND
 from engine.native import NativeSearcher, Selectivity, make_searcher
@@ -59,23 +57,6 @@ def test_repeated_parallel_searches_on_one_searcher_stay_sound() -> None:
         assert result.move in board.legal_moves and abs(result.score) <= 100_000
         if seed == 5:
             searcher.clear()
-
-
-def test_a_parallel_search_stops_on_request() -> None:
-    board = _seeded_position("international", 12, 4)
-    engine = Engine("international", threads=2)
-    stop, started = threading.Event(), threading.Event()
-    results = []
-
-    def run() -> None:
-        results.append(engine.search(board, SearchLimits(depth=90), lambda p: started.set(), stop))
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    assert started.wait(60)
-    stop.set()
-    thread.join(60)
-    assert not thread.is_alive() and results[0].move in board.legal_moves
 
 
 def test_a_thread_count_out_of_range_is_refused() -> None:
