@@ -22,7 +22,7 @@ from engine import Engine
 from firmware_bridge.simulated import SimulatedDevice
 from hall.config import HallConfig
 from hall.server import HallServer
-from rules import get_variant
+from rules import Board, get_variant
 from rules.options import to_json
 from rules.pdn import read_games
 
@@ -106,6 +106,17 @@ class SimBoard:
     def pdn(self) -> str:
         assert self.session is not None
         return self.session.pdn()
+
+
+def journal_entries(moves: tuple[str, ...] = ("11-15", "23-19")) -> list[dict[str, Any]]:
+    """A board's journal of an English game of `moves`, as it publishes it: the start, then each move."""
+    board, out = Board("english"), [{"type": "start", "settings": {"variant": "english", "fen": None},
+                                     "started": "2026-12-01T10:00:00"}]
+    for text in moves:
+        by = "white" if board.turn.name == "WHITE" else "black"
+        board.push(board.parse_move(text))
+        out.append({"type": "move", "text": text, "fen": board.fen(), "by": by, "clocks": [60, 60]})
+    return out
 
 
 def moves_of(pdn: str) -> list[tuple[str, Any]]:

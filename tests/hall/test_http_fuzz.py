@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+from boards import journal_entries
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,6 @@ from hall.app import create_app
 from hall.config import HallConfig
 from hall.registry import Registry
 from hall.service import Hall
-from rules import Board
 from web.access import WebOptions
 
 NAMES = st.one_of(st.sampled_from(["1", "²", "٣", "१", "\ud800", "a\x00b", "x/y", "%2F", "+", "#", "..", ".",
@@ -44,12 +44,7 @@ def segment(text: str) -> str:
 
 def sound_game(registry: Registry, event: str, round_: str, board: str) -> None:
     """One board's game of two moves, as a board publishes it."""
-    position, entries = Board("english"), [{"type": "start", "settings": {"variant": "english", "fen": None},
-                                            "started": "2026-12-01T10:00:00"}]
-    for text in ("11-15", "23-19"):
-        by = "white" if position.turn.name == "WHITE" else "black"
-        position.push(position.parse_move(text))
-        entries.append({"type": "move", "text": text, "fen": position.fen(), "by": by, "clocks": [60, 60]})
+    entries = journal_entries()
     topic = f"dboard/{event}/{round_}/{board}"
     registry.receive(f"{topic}/game", encode({"v": 1, "game": "g", "seq": len(entries), "entries": entries,
                                              "headers": {"white": "W", "black": "B"}}))

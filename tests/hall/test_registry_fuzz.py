@@ -10,11 +10,11 @@ import logging
 from typing import Any
 
 import pytest
+from boards import journal_entries
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hall.registry import Registry
-from rules import Board
 
 ODD_TEXT = st.sampled_from(["", "²", "\ud800", "\x00", "9" * 40, "1-0", "x" * 70, "W:W1:B2", "11-15", "a/b"])
 VALUE = st.recursive(
@@ -26,14 +26,7 @@ VALUE = st.recursive(
 
 
 def _entries() -> list[dict[str, Any]]:
-    board, out = Board("english"), [{"type": "start", "settings": {"variant": "english", "fen": None},
-                                     "started": "2026-12-01T10:00:00"}]
-    for text in ("11-15", "23-19"):
-        by = "white" if board.turn.name == "WHITE" else "black"
-        board.push(board.parse_move(text))
-        out.append({"type": "move", "text": text, "fen": board.fen(), "by": by, "clocks": [60, 60]})
-    out.append({"type": "end", "result": "1-0", "reason": "resignation"})
-    return out
+    return [*journal_entries(), {"type": "end", "result": "1-0", "reason": "resignation"}]
 
 
 ENTRIES = _entries()
