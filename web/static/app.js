@@ -9,7 +9,7 @@ import { BoardInput } from "./input.js";
 import { renderLegend } from "./legend.js";
 import { bindLessons } from "./lessons.js";
 import { openLibrary } from "./library.js";
-import { moveRows, other, plyLabel, renderMoveTable } from "./moves.js";
+import { moveRows, other, plyLabel, renderMoveTable, sideName } from "./moves.js";
 import { openRules, ruleHref } from "./rules.js";
 import { MoveSound } from "./sound.js";
 import { openStats } from "./stats.js";
@@ -18,11 +18,9 @@ import { _, _n, chooseLanguage, languages, language, loadLanguage, translatePage
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const $ = (sel) => document.querySelector(sel);
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 const tokenQuery = () => (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
 await loadLanguage(tokenQuery());
 translatePage();
-const sideName = (color) => ({ white: _("White"), black: _("Black") })[color] || color || "";
 
 const app = {
   ws: null, hello: null, state: null, nextId: 1,

@@ -72,8 +72,8 @@ export function translatePage(root = document.body) {
   for (const el of root.querySelectorAll(ATTRIBUTES.map((a) => `[${a}]`).join(","))) {
     if (el.closest("[translate=no]")) continue;
     for (const a of ATTRIBUTES) {
-      const value = el.getAttribute(a);
-      if (value && value.replace(/\s+/g, " ").trim() in words.messages) el.setAttribute(a, _(value.replace(/\s+/g, " ").trim()));
+      const text = (el.getAttribute(a) || "").replace(/\s+/g, " ").trim();
+      if (text && text in words.messages) el.setAttribute(a, _(text));
     }
   }
   document.title = _(document.title);

@@ -19,9 +19,10 @@ const COLOURS = [
   ["cyan", [0, 200, 255], N_("the piece in the hand or hinted, a question, or moves to choose from")],
 ];
 
-const SEEN = { cyan: N_("cyan (it looks teal)") };
-const COLOUR_NAMES = { green: N_("green"), orange: N_("orange"), red: N_("red"), yellow: N_("yellow"), white: N_("white"),
-  blue: N_("blue"), purple: N_("purple"), cyan: N_("cyan") };   // as a person names what the page shows
+const SEEN = { cyan: N_("cyan (it looks teal)") };   // as a person names what the page shows
+/** The colours' names, in the page's language. */
+const COLOUR_NAMES = { green: N_("green"), orange: N_("orange"), red: N_("red"), yellow: N_("yellow"),
+  white: N_("white"), blue: N_("blue"), purple: N_("purple"), cyan: N_("cyan") };
 
 const PATTERNS = [
   ["on", N_("steady")],

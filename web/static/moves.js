@@ -3,8 +3,9 @@
 
 import { _ } from "./i18n.js";
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 export const other = (color) => (color === "white" ? "black" : "white");
+/** A side's name as sentences say it, in the page's language ("White"). */
+export const sideName = (color) => ({ white: _("White"), black: _("Black") })[color] || color || "";
 
 /** Rows {number, cells: [ply|null, ply|null]} of plies [{text, by}] (ply numbers count from 1). */
 export function moveRows(plies, first) {
@@ -33,7 +34,6 @@ export function renderMoveTable(box, rows, { first, current, follow, onPick }) {
   const table = document.createElement("table");
   table.className = "move-table";
   const head = table.createTHead().insertRow();
-  const sideName = (color) => ({ white: _("White"), black: _("Black") })[color] || color;
   for (const title of ["", sideName(first), sideName(other(first))]) {
     const th = document.createElement("th");
     th.textContent = title;
