@@ -39,12 +39,7 @@ class Speech:
 
     def hear(self, event: ev.Event) -> list[str]:
         """Say what ``event`` calls for; returns the texts said (rendered)."""
-        said = []
-        for announcement in self.announcer.hear(event):
-            text = self.translator.render(announcement.text)
-            self.speaker.say(text, announcement.topic)
-            said.append(text)
-        return said
+        return [self.say(a.text, a.topic) for a in self.announcer.hear(event)]
 
     def say(self, text: str, topic: str = "") -> str:
         """Say ``text`` (a phrase is rendered in the board's language) at once; returns what was said."""

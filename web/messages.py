@@ -14,6 +14,7 @@ from typing import Any
 import rules
 from controller.commands import Command, CommandOutcome, Lift, NewGame, Place, SetupPosition
 from controller.events import Event, ViewChanged
+from controller.words import side_name
 from i18n import Phrase, phrase
 from readers import ReadError, loads, shown
 from rules.options import SPECS, OptionSpec
@@ -51,7 +52,7 @@ def event_message(event: Event) -> dict[str, Any]:
 
 
 CHOICE_LABELS = {
-    "white": phrase("White"), "black": phrase("Black"),
+    "white": side_name("white"), "black": side_name("black"),
     "max_pieces": phrase("the most pieces"), "max_kings": phrase("the most kings"),
     "capture_with_king": phrase("with a king"),
     "earliest_king": phrase("the earliest king"),
