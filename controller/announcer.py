@@ -13,16 +13,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_bridge.types import Cell
 from i18n import Phrase, joined, phrase, plural
 from rules import Illegal
 
 from . import events as ev
 from .host import GameFacts
 from .record import color_name
-from .state_names import GAME_OVER
+from .state_names import GAME_OVER, PERSON
 
-__all__ = ["LOW_TIME", "Announcement", "Announcer", "move_words", "position_of", "position_words",
-           "spoken_square"]
+__all__ = ["LOW_TIME", "Announcement", "Announcer", "move_words", "piece_words", "position_of",
+           "position_words", "spoken_square"]
 
 LOW_TIME = (60, 30, 10)
 """Seconds left on the running clock at which low time is said."""
@@ -124,6 +125,29 @@ def position_of(game: GameFacts) -> Phrase:
     return position_words(pieces, game.record.mover if game.turn_state != GAME_OVER else None)
 
 
+def piece_words(game: GameFacts, cell: Cell) -> Phrase:
+    """What a tap on ``cell`` asks (a blind player's "what is here, where may it go"): the piece, and while
+    the person is to move with it, its legal moves: "32, white man: 32 to 28 or 32 to 27"."""
+    name = spoken_square(game.map.name(cell))
+    held = game.exp.pieces.get(cell)
+    if held is None:
+        return phrase("{square}: empty", square=name)
+    color, king = held
+    piece = _PIECES[color_name(color), king]
+    if game.turn_state != PERSON or color != game.exp.turn:
+        return phrase("{square}, {piece}", square=name, piece=piece)
+    moves = [move_words(game.map.name(s.origin), game.map.name(s.target), len(s.captures),
+                        s.move.promotion)
+             for s in game.exp.shapes_from(cell)]
+    if not moves:
+        return phrase("{square}, {piece}: it cannot move", square=name, piece=piece)
+    return phrase("{square}, {piece}: {moves}", square=name, piece=piece, moves=joined(moves, phrase(" or ")))
+
+
+_PIECES = {("white", False): phrase("white man"), ("white", True): phrase("white king"),
+           ("black", False): phrase("black man"), ("black", True): phrase("black king")}
+
+
 def _square_order(name: str) -> tuple[int, str]:
     """Squares in reading order: numbers by value, algebraic names by file then rank."""
     return (int(name), "") if name.isdigit() else (0, name)
@@ -160,6 +184,9 @@ class Announcer:
             return [Announcement(phrase("{move}, played", move=move))]
         if isinstance(event, ev.PiecesTouched):
             return [Announcement(p) for p in touch_words(event.lifted, event.placed)] if self.blind else []
+        if isinstance(event, ev.Asked):
+            return [Announcement(event.text if isinstance(event.text, Phrase) else Phrase(event.text),
+                                 event.topic)]
         if isinstance(event, ev.Refusal):
             return [Announcement(refusal_words(event.rule), "refusal")]
         if isinstance(event, ev.GameOver):

@@ -107,6 +107,16 @@ class FrameShown(Event):
 
 
 @dataclass(frozen=True)
+class Asked(Event):
+    """A question put to the board with its tap gesture (controller/gestures.py) answered in words: what is on
+    a square and where it may go (``topic`` "piece"), or the whole position ("position")."""
+
+    kind: ClassVar[str] = "asked"
+    text: str
+    topic: str = "piece"
+
+
+@dataclass(frozen=True)
 class Refusal(Event):
     """What is on the board is not a legal move; ``rule`` names the rule that refused it and ``section`` the
     page and section of the rules documentation that explains it (``docs/rules/english.md#capturing``)."""

@@ -27,10 +27,12 @@ from rules import Color, Game, Move, Variant
 
 from . import claims, reading, states
 from . import events as ev
+from .announcer import piece_words, position_of
 from .clocks import GameClocks
 from .config import Config
 from .durable import SaveError
 from .errors import Refused
+from .gestures import Tap, Taps
 from .inference import Expectation, MoveShape
 from .journal import Journal, JournaledGame, PlyRecord
 from .lights import LightPolicy
@@ -54,6 +56,9 @@ from .words import side_name, variant_name
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
 RETRY_SECONDS = 2.0
+ASKABLE = frozenset({PERSON, COMPUTER_THINKING, GAME_OVER})
+"""Where a tap on a piece is a question (controller/gestures.py): the person's turn, the computer thinking,
+the game over; not while pieces are set up, carried out for the computer or put right."""
 """A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
 
 
@@ -93,6 +98,7 @@ class Controller(states.Triggers):
         self.walked: set[tuple[str, str]] = set()
         """Every (source, dest) transition taken, as declared: the tests check each one is drawn."""
         self.occupancy: frozenset[Cell] = frozenset()
+        self.taps = Taps()
         self.frame: LedFrame | None = None
         self.engine_progress: dict[str, Any] | None = None
         self.board_lost = False   # the board's link (serial cable) is down
@@ -264,12 +270,23 @@ class Controller(states.Triggers):
                 placed = (squares - self.occupancy) & self.playing
                 self.emit(ev.PiecesTouched(tuple(map(self.map.name, sorted(lifted))),
                                            tuple(map(self.map.name, sorted(placed)))))
+                self._answer_tap(self.taps.touched(lifted, placed, now))
             self.watch.touched |= changed
             self.occupancy = squares
             if changed & self.playing:   # a timer runs while the played squares stay as they are
                 self.watch.deadline = None
             self.read_board(now)
         return self.frame
+
+    def _answer_tap(self, tap: Tap | None) -> None:
+        """A tap asks the board (controller/gestures.py): answered while the game stands still for it (the
+        person's turn, the computer thinking, the game over), never while pieces are being set or fixed."""
+        if tap is None or not ASKABLE & {self.state, self.turn_state}:
+            return
+        if tap.reads_position:
+            self.emit(ev.Asked(position_of(self), "position"))
+        else:
+            self.emit(ev.Asked(piece_words(self, tap.cell)))
 
     def tick(self, now: float | None = None) -> None:
         """Let time pass: fire the settle, grace and takeback deadlines that fell due."""

@@ -188,11 +188,12 @@ def words_of(session: Session) -> Translator:
     return translator(session.config.language)
 
 
-def read_position(session: Session, words: Translator) -> str:
-    """The position in words, in the board's language; also said aloud when the board speaks."""
-    text = session.position()
+def read_position(session: Session, words: Translator, square: str | None = None) -> str:
+    """The position in words (with a ``square``: what is on it and where it may go), in the board's
+    language; also said aloud when the board speaks."""
+    text = session.position(square)
     if session.speech is not None:
-        session.speech.say(text, "position")
+        session.speech.say(text, "position" if square is None else "piece")
     return words.render(text)
 
 
@@ -278,8 +279,8 @@ simulated board for you; `computer` makes the computer's pending move as the LED
   claim [white|black]           claim a draw the rules allow now (English repetition, 40 moves; ...)
   hint                          ask the engine for a move, shown by the LEDs
   show | pdn | save             the board, the game so far as PDN, save it to the data directory
-  read                          the position in words (each side's squares, kings named, whose turn),
-                                said aloud too when the board speaks
+  read [SQUARE]                 the position in words (each side's squares, kings named, whose turn),
+                                or what is on SQUARE and where it may go; aloud too when the board speaks
   health                        the board's link and any sensor or wire found at fault
   mask SQUARE... | unmask ...   stop (or resume) believing broken squares' sensors (18, or r3c4 off the
                                 playing squares): the game is trusted for them
@@ -414,7 +415,7 @@ async def _line(session: Session, device: SimulatedDevice | None, line: str) -> 
     elif verb == "show":
         pass   # the board is printed after every line
     elif verb == "read":   # the position in words, and aloud with speech on: for a blind player
-        print(read_position(session, words_of(session)))
+        print(read_position(session, words_of(session), words[1] if len(words) > 1 else None))
     elif verb in USAGE:
         raise ValueError(f"usage: {USAGE[verb]}")
     else:

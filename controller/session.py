@@ -37,7 +37,7 @@ from rules import Board
 
 from . import commands as cmd
 from . import events as ev
-from .announcer import position_of
+from .announcer import piece_words, position_of
 from .config import Config
 from .consult import Answered, EngineAnswer, Engines
 from .datadir import Notice, prepare
@@ -311,9 +311,14 @@ class Session:
         """The game so far as PDN text (Result ``*`` while it is in progress)."""
         return self.controller.pdn()
 
-    def position(self) -> Phrase:
-        """The position in words: each side's squares, kings named, and whose turn it is."""
-        return position_of(self.controller)
+    def position(self, square: str | None = None) -> Phrase:
+        """The position in words: each side's squares, kings named, and whose turn it is; with a ``square``
+        (as the variant names it), what is on it and where it may go, as a tap on it says (raises
+        ``InvalidSquareError`` naming the text for one that is not a playing square)."""
+        if square is None:
+            return position_of(self.controller)
+        ctl = self.controller
+        return piece_words(ctl, ctl.map.rc(ctl.variant.geometry.parse_square(square)))
 
     async def idle(self) -> None:
         """Wait until every queued input has been handled (for tests and scripts)."""

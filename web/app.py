@@ -23,7 +23,8 @@ from starlette.websockets import WebSocket
 from controller import states
 from controller.config import Config
 from controller.rating_history import RATINGS_FILE
-from i18n import page_catalogue, requested, translator
+from i18n import page_catalogue, requested, translated_as, translator
+from rules import InvalidSquareError
 
 from .access import AccessDenied, WebOptions, WrongTokens, same_origin
 from .client import WebSocketClient
@@ -182,10 +183,18 @@ def create_app(session: BoardSession, config: Config | None = None, *, options: 
         return PlainTextResponse(session.pdn() + "\n", media_type="application/x-pdn")
 
     async def api_position(request: Request) -> Response:
-        """``/api/position?lang=...``: the position in words, for the page's "Read the position"."""
+        """``/api/position?lang=...``: the position in words, for the page's "Read the position";
+        ``&square=32``: what is on that square and where it may go (a square typed on the page)."""
         if why := view_refused(request):
             return forbidden(why, "access token required", as_json=False)
-        return PlainTextResponse(translator(page_language(request)).render(session.position()))
+        try:
+            words = session.position(request.query_params.get("square"))
+        except InvalidSquareError as exc:
+            words, status = translated_as(str(exc), "{text}: not a square of this board",
+                                          text=request.query_params["square"]), 400
+        else:
+            status = 200
+        return PlainTextResponse(translator(page_language(request)).render(words), status_code=status)
 
     async def api_speech(request: Request) -> Response:
         """``/api/speech.wav?text=...&lang=...``: what the page asks the board to say, as a WAV it plays."""

@@ -36,8 +36,9 @@ class BoardSession(Protocol):
     def unsubscribe(self, queue: asyncio.Queue[Event]) -> None:
         """Stop sending events to ``queue``."""
 
-    def position(self) -> Phrase:
-        """The position in words (a phrase, rendered in each reader's language)."""
+    def position(self, square: str | None = None) -> Phrase:
+        """The position in words, or with a ``square`` what is on it and where it may go (a phrase,
+        rendered in each reader's language)."""
         ...
 
     def pdn(self) -> str:

@@ -26,10 +26,17 @@ def test_a_game_by_keyboard_and_live_region_in_english_and_russian(pw: Playwrigh
         page.wait_for_selector("#messages li.error:has-text('22-14 is not a legal move now; legal moves:')")
         assert "22-18" in page.text_content("#messages li.error")
         page.click("#btn-read-position")
+        page.wait_for_selector("#announce:has-text('White to move.')")
         said = page.text_content("#announce")
         assert said.startswith("White: 21, 22, 23, 24, 25,") and "Black: 1, 2, 3," in said, said
         assert "8, 10, 11, 12, 13." in said
         assert said.endswith("White to move.")
+        page.fill("#type-move-text", "22")   # a square alone: what is on it and where it may go
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#announce:has-text('22, white man: 22 to 17 or 22 to 18')")
+        page.fill("#type-move-text", "77")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#announce:has-text(\"'77' is not a playing square: expected a number 1-32\")")
         page.select_option("#language", "ru")
         page.wait_for_selector("html[lang='ru']")
         page.wait_for_selector("#board .sq[data-name='13']")

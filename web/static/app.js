@@ -85,6 +85,9 @@ function onEvent(kind, data) {   // controller events (controller/events.py); a 
       addMessage(data.rule ? _("Refused: {message} ({rule})", data) : _("Refused: {message}", data), "refusal", ruleHref(data.section));
       break;
     case "engine": app.engine = data; renderEngine(); break;
+    case "asked":   // a tap on the board asked what is on a square, or for the position
+      announce(data.text);
+      break;
     case "move":   // the live region says every move, for a screen reader
       announce(_("{side} played {move}", { side: sideName(data.by), move: data.text }));
       break;
@@ -662,18 +665,24 @@ function announce(text) {   // the live region, and the board's voice here when 
   app.voice.play().catch(() => {});   // a browser that allows no sound before a click says nothing
 }
 
-async function readPosition() {   // the board's own words for it (controller/announcer.py position_of)
-  const res = await fetch(`/api/position${tokenQuery()}${TOKEN ? "&" : "?"}lang=${language()}`);
-  if (res.ok) announce(await res.text());
+async function readPosition(square = "") {   // the board's own words (controller/announcer.py position_of,
+  // or piece_words for one square: what is on it and where it may go)
+  const ask = square ? `&square=${encodeURIComponent(square)}` : "";
+  const res = await fetch(`/api/position${tokenQuery()}${TOKEN ? "&" : "?"}lang=${language()}${ask}`);
+  announce(await res.text());
 }
 
 function bindTyping() {   // a move typed as text is played as the page plays a clicked one
-  $("#btn-read-position").onclick = readPosition;
+  $("#btn-read-position").onclick = () => readPosition();
   $("#speak").checked = localStorage.getItem("dboard-speak") === "1";
   $("#speak").onchange = (e) => localStorage.setItem("dboard-speak", e.target.checked ? "1" : "0");
   $("#type-move").onsubmit = (e) => {
     e.preventDefault();
     const text = $("#type-move-text").value.trim().replace(/\s+/g, "");
+    if (/^[a-z]?\d+$/i.test(text)) {   // a square alone asks what is on it and where it may go
+      readPosition(text);
+      return;
+    }
     const paths = playPaths();
     const path = paths.find((p) => p.text === text || p.text.replace(/[x:]/g, "-") === text.replace(/[x:]/g, "-"));
     if (!path) {
