@@ -133,7 +133,7 @@ def test_a_hostile_engine_gives_a_legal_move_or_one_clear_error(tmp_path_factory
     try:
         with HubEngine(command, handshake_timeout=5.0, margin=5.0) as engine:
             # the name every message of this engine carries
-            check_error(f"hub engine {engine.name!r} was closed", " ".join(command))
+            check_error(f"hub engine '{engine.name}' was closed", " ".join(command))
             move = engine.play(board, 0.05)
     except ExternalEngineError as exc:
         check_error(str(exc), " ".join(command))
