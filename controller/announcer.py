@@ -185,8 +185,7 @@ class Announcer:
         if isinstance(event, ev.PiecesTouched):
             return [Announcement(p) for p in touch_words(event.lifted, event.placed)] if self.blind else []
         if isinstance(event, ev.Asked):
-            return [Announcement(event.text if isinstance(event.text, Phrase) else Phrase(event.text),
-                                 event.topic)]
+            return [Announcement(event.text, event.topic)]
         if isinstance(event, ev.Refusal):
             return [Announcement(refusal_words(event.rule), "refusal")]
         if isinstance(event, ev.GameOver):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from firmware_bridge.types import Cell, LedFrame, Pattern
+from i18n import Phrase
 
 _PATTERNS = {Pattern.ON: "on", Pattern.SLOW_BLINK: "slow", Pattern.FAST_BLINK: "fast", Pattern.OFF: "off"}
 
@@ -112,7 +113,7 @@ class Asked(Event):
     a square and where it may go (``topic`` "piece"), or the whole position ("position")."""
 
     kind: ClassVar[str] = "asked"
-    text: str
+    text: Phrase
     topic: str = "piece"
 
 

@@ -100,7 +100,7 @@ class BoardHealth:
                 return cell
             raise Refused(f"{where}: {text!r} is outside the {rows}x{cols} board")
         try:
-            return ctl.map.rc(ctl.variant.geometry.parse_square(text.strip()))
+            return ctl.map.cell_of(text)
         except ValueError:
             raise Refused(f"{where}: {text!r} is neither a square of {ctl.variant.name} nor rROWcCOL "
                              f"(like r3c4)") from None

@@ -56,10 +56,10 @@ from .words import side_name, variant_name
 __all__ = ["Controller", "EngineJob", "GameSettings"]
 
 RETRY_SECONDS = 2.0
+"""A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
 ASKABLE = frozenset({PERSON, COMPUTER_THINKING, GAME_OVER})
 """Where a tap on a piece is a question (controller/gestures.py): the person's turn, the computer thinking,
 the game over; not while pieces are set up, carried out for the computer or put right."""
-"""A move that could not be saved (a full or read-only card) is tried again this often while it stands."""
 
 
 class Controller(states.Triggers):

@@ -235,7 +235,7 @@ def _cell(device: SimulatedDevice, session: Session, words: list[str]) -> tuple[
     if len(words) == 1:
         ctl = session.controller
         try:
-            return ctl.map.rc(ctl.variant.geometry.parse_square(words[0]))
+            return ctl.map.cell_of(words[0])
         except ValueError as exc:
             raise ValueError(f"{words[0]!r} is not a square of {ctl.variant.name}: {exc}") from None
     try:

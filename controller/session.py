@@ -317,8 +317,7 @@ class Session:
         ``InvalidSquareError`` naming the text for one that is not a playing square)."""
         if square is None:
             return position_of(self.controller)
-        ctl = self.controller
-        return piece_words(ctl, ctl.map.rc(ctl.variant.geometry.parse_square(square)))
+        return piece_words(self.controller, self.controller.map.cell_of(square))
 
     async def idle(self) -> None:
         """Wait until every queued input has been handled (for tests and scripts)."""

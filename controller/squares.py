@@ -48,6 +48,11 @@ class BoardMap:
         sq = self.square(cell)
         return self.variant.geometry.name(sq) if sq is not None else f"r{cell[0]}c{cell[1]}"
 
+    def cell_of(self, text: str) -> Cell:
+        """The physical cell of the square named ``text`` in the variant's notation (``32``, ``c3``); raises
+        ``InvalidSquareError`` (a ValueError) naming the text for one that is not a playing square."""
+        return self.rc(self.variant.geometry.parse_square(text))
+
     def playing(self) -> frozenset[Cell]:
         """Every physical cell that is played on."""
         return frozenset(self.rc(sq) for sq in self.variant.geometry.squares)
